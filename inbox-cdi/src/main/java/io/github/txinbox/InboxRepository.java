@@ -1,0 +1,218 @@
+package io.github.txinbox;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Records processed messages in PostgreSQL, in the caller's JTA transaction.
+ *
+ * <p>Each marker is keyed by a scope (usually one per consumer) and a message id. {@link #claim} inserts it in the
+ * transaction that also runs the message's handler, so that the handler's writes and the marker commit or roll back
+ * together: a message whose transaction committed is recognised when it is delivered again, and one whose
+ * transaction rolled back is not. Expired markers are removed with {@link #cleanupCutoff} and
+ * {@link #deleteExpiredBatch}.
+ *
+ * <p>The repository never begins, commits or rolls back a transaction: the container owns it. Every method requires
+ * an active transaction and throws {@link NoActiveTransactionException} otherwise, and every method checks its
+ * arguments before any SQL runs, so a bad argument leaves the caller's transaction usable.
+ *
+ * <p><b>Persistence unit.</b> The repository uses the container-managed {@link EntityManager} of the persistence
+ * context reference {@value #PERSISTENCE_CONTEXT_NAME}. With one persistence unit in the application, that is the
+ * one. With several, name the one to use in the module's deployment descriptor ({@code web.xml},
+ * {@code ejb-jar.xml} or {@code application.xml}), which overrides the annotation:
+ *
+ * <pre>{@code
+ * <persistence-context-ref>
+ *     <persistence-context-ref-name>txinbox/persistence-context</persistence-context-ref-name>
+ *     <persistence-unit-name>orders</persistence-unit-name>
+ * </persistence-context-ref>
+ * }</pre>
+ *
+ * <p><b>Table.</b> The markers live in {@link InboxTable#DEFAULT} unless the application produces an
+ * {@link InboxTable} bean. The table must exist: see {@link InboxSchema}.
+ */
+@Dependent
+public class InboxRepository {
+
+    /** The name of the persistence context reference the repository's {@link EntityManager} is injected from. */
+    public static final String PERSISTENCE_CONTEXT_NAME = "txinbox/persistence-context";
+
+    /** The longest scope accepted, in UTF-8 bytes. */
+    public static final int MAX_SCOPE_BYTES = 255;
+
+    /** The longest message id accepted, in UTF-8 bytes. */
+    public static final int MAX_MESSAGE_ID_BYTES = 1024;
+
+    /** The most markers one call of {@link #deleteExpiredBatch} may delete. */
+    public static final int MAX_BATCH_SIZE = 100_000;
+
+    /** The longest retention accepted by {@link #cleanupCutoff}: 100 years. */
+    public static final Duration MAX_RETENTION = Duration.ofDays(36_525);
+
+    private static final Instant EARLIEST_CUTOFF = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST_CUTOFF = Instant.parse("9999-12-31T23:59:59.999999Z");
+
+    /**
+     * Hibernate's hint naming the tables a native query touches. Declaring the inbox table keeps Hibernate from
+     * flushing the whole session before the statement and from evicting every second-level cache region after it.
+     * Other providers ignore hints they do not know, as the JPA specification requires.
+     */
+    private static final String HIBERNATE_NATIVE_SPACES = "org.hibernate.query.native.spaces";
+
+    @PersistenceContext(name = PERSISTENCE_CONTEXT_NAME)
+    private EntityManager entityManager;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    private TransactionSynchronizationRegistry transactions;
+
+    @Inject
+    private Instance<InboxTable> configuredTable;
+
+    private InboxTable table;
+    private String claimSql;
+    private String deleteExpiredBatchSql;
+
+    /** For the container; applications inject the repository. */
+    protected InboxRepository() {
+    }
+
+    @PostConstruct
+    void init() {
+        table = configuredTable.isResolvable() ? configuredTable.get() : InboxTable.DEFAULT;
+        claimSql = Sql.forTable(Sql.CLAIM, table);
+        deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
+    }
+
+    /**
+     * Claims a message for processing in the current transaction, by inserting its marker unless one exists.
+     *
+     * <p>Returns {@code true} when this transaction inserted the marker: process the message. Returns
+     * {@code false} when a committed marker exists: the message was processed before, skip it. If another
+     * transaction has inserted the same marker and not yet finished, the call waits for it: it then returns
+     * {@code false} if that transaction committed and {@code true} if it rolled back. A duplicate raises no
+     * database error, so the transaction stays usable either way.
+     *
+     * @param scope     the deduplication scope, such as the consumer's name; not blank, at most
+     *                  {@value #MAX_SCOPE_BYTES} bytes in UTF-8
+     * @param messageId the message's id; not blank, at most {@value #MAX_MESSAGE_ID_BYTES} bytes in UTF-8
+     * @return {@code true} if this transaction claimed the message, {@code false} if it was already processed
+     * @throws IllegalArgumentException     when the scope or message id is null, blank, too long, or contains a NUL
+     *                                      character or an unpaired surrogate
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     * @throws jakarta.persistence.PersistenceException when the database fails the statement, for example because
+     *                                      the table does not exist
+     */
+    public boolean claim(String scope, String messageId) {
+        Keys.require("scope", scope, MAX_SCOPE_BYTES);
+        Keys.require("messageId", messageId, MAX_MESSAGE_ID_BYTES);
+        requireActiveTransaction("InboxRepository.claim");
+        return nativeQuery(claimSql)
+                .setParameter(1, scope)
+                .setParameter(2, messageId)
+                .executeUpdate() == 1;
+    }
+
+    /**
+     * Returns the instant before which markers have expired: the database's {@code now()} (the start of the current
+     * transaction, on the database server's clock, never the JVM's) minus the retention, to the microsecond.
+     *
+     * <p>The retention is the deduplication window: a message delivered again after its marker was deleted is
+     * processed again. Choose it longer than the broker's longest redelivery horizon.
+     *
+     * @param retention how long markers are kept; at least one microsecond and at most {@link #MAX_RETENTION}
+     * @return the cutoff, for {@link #deleteExpiredBatch}
+     * @throws IllegalArgumentException     when the retention is null, shorter than a microsecond, or longer than
+     *                                      {@link #MAX_RETENTION}
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     */
+    public Instant cleanupCutoff(Duration retention) {
+        if (retention == null) {
+            throw new IllegalArgumentException("retention must not be null");
+        }
+        if (retention.compareTo(Duration.of(1, ChronoUnit.MICROS)) < 0) {
+            throw new IllegalArgumentException("retention must be at least one microsecond, but is " + retention);
+        }
+        if (retention.compareTo(MAX_RETENTION) > 0) {
+            throw new IllegalArgumentException("retention must be at most " + MAX_RETENTION + ", but is "
+                    + retention);
+        }
+        requireActiveTransaction("InboxRepository.cleanupCutoff");
+        Object micros = entityManager.createNativeQuery(Sql.NOW_MICROS).getSingleResult();
+        Instant now = Instant.EPOCH.plus(((Number) micros).longValue(), ChronoUnit.MICROS);
+        return now.minus(retention).truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /**
+     * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, skipping markers that other
+     * transactions hold locked, so that cleanup running on several nodes at once never waits on itself or on the
+     * inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than the
+     * limit.
+     *
+     * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
+     *               cutoff is kept. Between the years 1 and 9999.
+     * @param limit  the most markers to delete, from 1 to {@value #MAX_BATCH_SIZE}
+     * @return how many markers were deleted
+     * @throws IllegalArgumentException     when the cutoff is null or out of range, or the limit is out of range
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     */
+    public int deleteExpiredBatch(Instant cutoff, int limit) {
+        if (cutoff == null) {
+            throw new IllegalArgumentException("cutoff must not be null");
+        }
+        if (cutoff.isBefore(EARLIEST_CUTOFF) || cutoff.isAfter(LATEST_CUTOFF)) {
+            throw new IllegalArgumentException("cutoff " + cutoff + " is out of range: it must lie between "
+                    + EARLIEST_CUTOFF + " and " + LATEST_CUTOFF);
+        }
+        if (limit < 1 || limit > MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_BATCH_SIZE + ", but is "
+                    + limit);
+        }
+        requireActiveTransaction("InboxRepository.deleteExpiredBatch");
+        return nativeQuery(deleteExpiredBatchSql)
+                .setParameter(1, ceilToMicros(cutoff).toString())
+                .setParameter(2, limit)
+                .executeUpdate();
+    }
+
+    /**
+     * Returns the table this repository writes to.
+     *
+     * @return the configured table, or {@link InboxTable#DEFAULT}
+     */
+    public InboxTable table() {
+        return table;
+    }
+
+    private Query nativeQuery(String sql) {
+        Query query = entityManager.createNativeQuery(sql);
+        // Nothing mapped by the application lives in the inbox table, so pending entity changes need no flush.
+        query.setFlushMode(FlushModeType.COMMIT);
+        query.setHint(HIBERNATE_NATIVE_SPACES, table.qualifiedName());
+        return query;
+    }
+
+    private void requireActiveTransaction(String operation) {
+        int status = transactions.getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE) {
+            throw new NoActiveTransactionException(operation, status);
+        }
+    }
+
+    /** PostgreSQL keeps microseconds; "older than" a cutoff between two microseconds means "before the later one". */
+    private static Instant ceilToMicros(Instant instant) {
+        Instant truncated = instant.truncatedTo(ChronoUnit.MICROS);
+        return truncated.equals(instant) ? truncated : truncated.plus(1, ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,57 @@
+package io.github.txinbox;
+
+/**
+ * Every SQL statement txinbox issues, for PostgreSQL 14 or newer. {@code %1$s} stands for the quoted,
+ * schema-qualified table name and {@code %2$s} for the quoted index name; both come from a validated
+ * {@link InboxTable}, never from raw input.
+ *
+ * <p>Instants cross the wire as plain values every JPA provider binds and reads alike, unlike {@code timestamptz},
+ * whose Java type differs between providers: out as microseconds since the epoch in a {@code bigint}, in as an
+ * ISO-8601 text in UTC. Both are exact at PostgreSQL's microsecond precision.
+ */
+final class Sql {
+
+    private Sql() {
+    }
+
+    /** Creates the table and its index; also shipped as the migration resource {@link InboxSchema#MIGRATION_RESOURCE}. */
+    static final String CREATE_TABLE = """
+            CREATE TABLE IF NOT EXISTS %1$s (
+                scope        text COLLATE "C" NOT NULL,
+                message_id   text COLLATE "C" NOT NULL,
+                processed_at timestamptz      NOT NULL DEFAULT now(),
+                PRIMARY KEY (scope, message_id)
+            );
+            CREATE INDEX IF NOT EXISTS %2$s ON %1$s (processed_at);
+            """;
+
+    /**
+     * Inserts the marker unless one exists: one row updated means this transaction claimed the key. A concurrent,
+     * uncommitted insert of the same key makes PostgreSQL wait for that transaction: its commit yields 0 rows, its
+     * rollback lets this insert go ahead. No unique violation is raised, so the caller's transaction stays usable.
+     */
+    static final String CLAIM = """
+            INSERT INTO %1$s (scope, message_id) VALUES (?1, ?2)
+            ON CONFLICT (scope, message_id) DO NOTHING""";
+
+    /** The transaction's start time on the database clock ({@code now()}), in microseconds since the epoch. */
+    static final String NOW_MICROS = """
+            SELECT CAST(extract(epoch FROM now()) * 1000000 AS bigint)""";
+
+    /**
+     * Deletes at most ?2 markers strictly older than the cutoff (?1, ISO-8601 text in UTC), skipping rows
+     * that other transactions hold locked. The inner select locks the rows it picks, so their ctids stay valid for
+     * the outer delete; {@code = ANY (ARRAY(...))} lets the planner fetch them by TID.
+     */
+    static final String DELETE_EXPIRED_BATCH = """
+            DELETE FROM %1$s
+            WHERE ctid = ANY (ARRAY(
+                SELECT ctid FROM %1$s
+                WHERE processed_at < CAST(?1 AS timestamptz)
+                LIMIT ?2
+                FOR UPDATE SKIP LOCKED))""";
+
+    static String forTable(String template, InboxTable table) {
+        return template.formatted(table.quotedName(), InboxTable.quote(table.processedAtIndexName()));
+    }
+}

@@ -1,0 +1,60 @@
+package io.github.txinbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The repository checks its arguments before it touches the transaction or the database: a repository with no
+ * container behind it (no entity manager, no registry) must still answer bad input with IllegalArgumentException.
+ */
+class InboxRepositoryArgumentsTest {
+
+    private final InboxRepository repository = new InboxRepository();
+
+    private static String refused(Executable call) {
+        return assertThrows(IllegalArgumentException.class, call).getMessage();
+    }
+
+    @Test
+    void claimChecksScopeAndMessageId() {
+        assertEquals("scope must not be null", refused(() -> repository.claim(null, "m")));
+        assertEquals("messageId must not be blank", refused(() -> repository.claim("s", " ")));
+        String scope = "s".repeat(InboxRepository.MAX_SCOPE_BYTES + 1);
+        assertTrue(refused(() -> repository.claim(scope, "m")).startsWith("scope is 256 bytes long"));
+        String id = "m".repeat(InboxRepository.MAX_MESSAGE_ID_BYTES + 1);
+        assertTrue(refused(() -> repository.claim("s", id)).startsWith("messageId is 1025 bytes long"));
+    }
+
+    @Test
+    void cleanupCutoffRefusesZeroNegativeAndUnboundedRetention() {
+        assertEquals("retention must not be null", refused(() -> repository.cleanupCutoff(null)));
+        assertEquals("retention must be at least one microsecond, but is PT0S",
+                refused(() -> repository.cleanupCutoff(Duration.ZERO)));
+        assertTrue(refused(() -> repository.cleanupCutoff(Duration.ofSeconds(-1))).contains("PT-1S"));
+        assertTrue(refused(() -> repository.cleanupCutoff(Duration.ofNanos(999))).contains("microsecond"));
+        assertTrue(refused(() -> repository.cleanupCutoff(InboxRepository.MAX_RETENTION.plusSeconds(1)))
+                .startsWith("retention must be at most"));
+    }
+
+    @Test
+    void deleteExpiredBatchChecksCutoffAndLimit() {
+        Instant now = Instant.now();
+        assertEquals("cutoff must not be null", refused(() -> repository.deleteExpiredBatch(null, 10)));
+        assertEquals("limit must be between 1 and 100000, but is 0",
+                refused(() -> repository.deleteExpiredBatch(now, 0)));
+        assertTrue(refused(() -> repository.deleteExpiredBatch(now, -5)).endsWith("but is -5"));
+        assertTrue(refused(() -> repository.deleteExpiredBatch(now, InboxRepository.MAX_BATCH_SIZE + 1))
+                .endsWith("but is 100001"));
+        assertTrue(refused(() -> repository.deleteExpiredBatch(Instant.parse("+10000-01-01T00:00:00Z"), 10))
+                .contains("out of range"));
+        assertTrue(refused(() -> repository.deleteExpiredBatch(Instant.EPOCH.minus(800_000, ChronoUnit.DAYS), 10))
+                .contains("out of range"));
+    }
+}
