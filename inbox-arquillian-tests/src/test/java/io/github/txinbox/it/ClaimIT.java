@@ -1,0 +1,214 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.markers;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxRepository;
+import io.github.txinbox.InboxTable;
+import io.github.txinbox.it.app.Note;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.app.Transactions;
+import io.github.txinbox.it.harness.Deployments;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceUnit;
+import jakarta.transaction.UserTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.hibernate.SessionFactory;
+import org.hibernate.stat.Statistics;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Claims in the container's JTA transactions, checked against what PostgreSQL committed. */
+@ExtendWith(ArquillianExtension.class)
+class ClaimIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(ClaimIT.class);
+    }
+
+    @Inject
+    InboxRepository inbox;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    UserTransaction transaction;
+
+    @PersistenceContext
+    EntityManager entityManager;
+
+    @PersistenceUnit
+    EntityManagerFactory entityManagerFactory;
+
+    private static String newId() {
+        return "ID:" + UUID.randomUUID();
+    }
+
+    @Test
+    void firstDeliveryClaimsAndRedeliveryDoesNot() throws Exception {
+        String id = newId();
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+        assertEquals(1, markers(INBOX, "orders", id));
+        assertFalse(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+        assertEquals(1, markers(INBOX, "orders", id));
+    }
+
+    @Test
+    void aSecondClaimInTheSameTransactionSeesTheFirst() throws Exception {
+        String id = newId();
+        boolean[] claims = Transactions.commit(transaction,
+                () -> new boolean[] {inbox.claim("orders", id), inbox.claim("orders", id)});
+        assertTrue(claims[0]);
+        assertFalse(claims[1]);
+        assertEquals(1, markers(INBOX, "orders", id));
+    }
+
+    @Test
+    void scopesAreIndependent() throws Exception {
+        String id = newId();
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("billing", id)));
+        assertFalse(Transactions.commit(transaction, () -> inbox.claim("billing", id)));
+        assertEquals(1, markers(INBOX, "orders", id));
+        assertEquals(1, markers(INBOX, "billing", id));
+    }
+
+    @Test
+    void rollbackRemovesTheMarkerAndTheNextClaimSucceeds() throws Exception {
+        String id = newId();
+        assertTrue(Transactions.rollback(transaction, () -> inbox.claim("orders", id)));
+        assertEquals(0, markers(INBOX, "orders", id));
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+        assertEquals(1, markers(INBOX, "orders", id));
+    }
+
+    @Test
+    void theHandlersWritesAndTheMarkerCommitTogether() throws Exception {
+        String id = newId();
+        Note note = new Note("handled " + id);
+        Transactions.commit(transaction, () -> {
+            assertTrue(inbox.claim("orders", id));
+            entityManager.persist(note);
+            return null;
+        });
+        assertEquals(1, markers(INBOX, "orders", id));
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM txinbox_it.note WHERE id = ?", note.getId()));
+    }
+
+    @Test
+    void waitsForAConcurrentMarkerThenReturnsFalseWhenItCommits() throws Exception {
+        assertEquals(false, claimWhileAnotherTransactionHoldsTheKey(true));
+    }
+
+    @Test
+    void waitsForAConcurrentMarkerThenReturnsTrueWhenItRollsBack() throws Exception {
+        assertEquals(true, claimWhileAnotherTransactionHoldsTheKey(false));
+    }
+
+    /**
+     * A side connection inserts the marker and keeps its transaction open; the claim in the container must wait
+     * on that row's lock (seen in pg_stat_activity) until the side transaction ends, then answer by its outcome.
+     */
+    private boolean claimWhileAnotherTransactionHoldsTheKey(boolean sideCommits) throws Exception {
+        String id = newId();
+        try (Connection side = TestDatabase.connect()) {
+            side.setAutoCommit(false);
+            try (PreparedStatement insert = TestDatabase.prepare(side,
+                    "INSERT INTO " + INBOX + " (scope, message_id) VALUES (?, ?)", "orders", id)) {
+                assertEquals(1, insert.executeUpdate());
+            }
+            CompletableFuture<Boolean> sawClaimWaiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return awaitBackendWaitingOnLock(Duration.ofSeconds(30));
+                } finally {
+                    try {
+                        if (sideCommits) {
+                            side.commit();
+                        } else {
+                            side.rollback();
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            });
+            boolean claimed = Transactions.commit(transaction, () -> inbox.claim("orders", id));
+            assertTrue(sawClaimWaiting.get(30, TimeUnit.SECONDS), "the claim never waited on the side transaction");
+            assertEquals(1, markers(INBOX, "orders", id));
+            return claimed;
+        }
+    }
+
+    private static boolean awaitBackendWaitingOnLock(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            long waiting = TestDatabase.queryLong("""
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO "inbox"%'""");
+            if (waiting > 0) {
+                return true;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void claimDoesNotFlushTheSession() throws Exception {
+        Statistics statistics = entityManagerFactory.unwrap(SessionFactory.class).getStatistics();
+        Note note = new Note("pending");
+        Transactions.commit(transaction, () -> {
+            entityManager.persist(note);
+            long flushesBefore = statistics.getFlushCount();
+            assertTrue(inbox.claim("orders", newId()));
+            assertEquals(flushesBefore, statistics.getFlushCount(), "the claim flushed the persistence context");
+            return null;
+        });
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM txinbox_it.note WHERE id = ?", note.getId()));
+    }
+
+    @Test
+    void cutoffFollowsTheDatabaseClock() throws Exception {
+        Duration retention = Duration.ofHours(1).plusNanos(123_456_000);
+        Instant[] seen = Transactions.commit(transaction, () -> {
+            // now() is the transaction's start on the database clock: let the JVM's clock move on first.
+            Instant databaseNow = ((OffsetDateTime) entityManager
+                    .createNativeQuery("SELECT now()", OffsetDateTime.class).getSingleResult()).toInstant();
+            Thread.sleep(200);
+            return new Instant[] {databaseNow, inbox.cleanupCutoff(retention), Instant.now()};
+        });
+        Instant databaseNow = seen[0];
+        Instant cutoff = seen[1];
+        assertEquals(databaseNow.minus(retention).truncatedTo(ChronoUnit.MICROS), cutoff);
+        assertTrue(Duration.between(cutoff.plus(retention), seen[2]).toMillis() >= 200,
+                "the cutoff moved with the JVM clock");
+    }
+
+    @Test
+    void usesTheDefaultTable() {
+        assertEquals(InboxTable.DEFAULT, inbox.table());
+    }
+}

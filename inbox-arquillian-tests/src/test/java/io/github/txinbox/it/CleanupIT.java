@@ -1,0 +1,168 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.markers;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxRepository;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.app.Transactions;
+import io.github.txinbox.it.harness.Deployments;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.UserTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Batched deletion of expired markers: the boundary, the limit, locked rows, and the deduplication window. */
+@ExtendWith(ArquillianExtension.class)
+class CleanupIT {
+
+    /** A fixed instant in the past, so that the markers these tests arrange never mix with fresh ones. */
+    private static final Instant CUTOFF = Instant.parse("2020-01-01T00:00:00.000010Z");
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(CleanupIT.class);
+    }
+
+    @Inject
+    InboxRepository inbox;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    UserTransaction transaction;
+
+    @PersistenceContext
+    EntityManager entityManager;
+
+    @BeforeEach
+    void emptyTheInbox() {
+        TestDatabase.update("TRUNCATE " + INBOX);
+    }
+
+    private static void insertMarker(String scope, String messageId, Instant processedAt) {
+        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) VALUES (?, ?, ?)",
+                scope, messageId, OffsetDateTime.ofInstant(processedAt, ZoneOffset.UTC));
+    }
+
+    private static long count() {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + INBOX);
+    }
+
+    private int deleteBatch(Instant cutoff, int limit) throws Exception {
+        return Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(cutoff, limit));
+    }
+
+    @Test
+    void deletesOnlyMarkersStrictlyOlderThanTheCutoff() throws Exception {
+        insertMarker("orders", "before", CUTOFF.minus(1, ChronoUnit.MICROS));
+        insertMarker("orders", "at", CUTOFF);
+        insertMarker("orders", "after", CUTOFF.plus(1, ChronoUnit.MICROS));
+
+        assertEquals(1, deleteBatch(CUTOFF, 10));
+        assertEquals(0, markers(INBOX, "orders", "before"));
+        assertEquals(1, markers(INBOX, "orders", "at"));
+        assertEquals(1, markers(INBOX, "orders", "after"));
+    }
+
+    @Test
+    void aCutoffBetweenTwoMicrosecondsDeletesWhatIsOlderThanIt() throws Exception {
+        insertMarker("orders", "at", CUTOFF);
+        // 500 ns after a marker: the marker is older than the cutoff, though PostgreSQL keeps no nanoseconds.
+        assertEquals(1, deleteBatch(CUTOFF.plusNanos(500), 10));
+        assertEquals(0, count());
+    }
+
+    @Test
+    void deletesAtMostTheLimitPerCall() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            insertMarker("orders", "expired-" + i, CUTOFF.minus(i + 1, ChronoUnit.MINUTES));
+        }
+        insertMarker("orders", "kept", CUTOFF.plus(1, ChronoUnit.DAYS));
+
+        List<Integer> batches = new ArrayList<>();
+        int deleted;
+        do {
+            deleted = deleteBatch(CUTOFF, 10);
+            batches.add(deleted);
+        } while (deleted == 10);
+
+        assertEquals(List.of(10, 10, 5), batches);
+        assertEquals(1, count());
+        assertEquals(1, markers(INBOX, "orders", "kept"));
+        assertEquals(0, deleteBatch(CUTOFF, 10));
+    }
+
+    @Test
+    void skipsAMarkerLockedByAnotherTransactionWithoutWaiting() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            insertMarker("orders", "expired-" + i, CUTOFF.minus(1, ChronoUnit.HOURS));
+        }
+        try (Connection other = TestDatabase.connect()) {
+            other.setAutoCommit(false);
+            try (PreparedStatement lock = TestDatabase.prepare(other,
+                    "SELECT message_id FROM " + INBOX + " WHERE message_id = ? FOR UPDATE", "expired-2");
+                    ResultSet locked = lock.executeQuery()) {
+                assertTrue(locked.next());
+            }
+            int deleted = Transactions.commit(transaction, () -> {
+                // Had the delete waited for the lock, it would fail after this long instead of hanging.
+                entityManager.createNativeQuery("SET LOCAL lock_timeout = '10s'").executeUpdate();
+                long started = System.nanoTime();
+                int n = inbox.deleteExpiredBatch(CUTOFF, 100);
+                assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 5, "the delete waited");
+                return n;
+            });
+            assertEquals(4, deleted);
+            other.commit();
+        }
+        assertEquals(1, markers(INBOX, "orders", "expired-2"), "the locked marker survives");
+        assertEquals(1, deleteBatch(CUTOFF, 100), "once unlocked, it is deleted");
+        assertEquals(0, count());
+    }
+
+    @Test
+    void aReplayAfterExpiryAndCleanupIsClaimedAgain() throws Exception {
+        String id = "ID:" + UUID.randomUUID();
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+        assertFalse(Transactions.commit(transaction, () -> inbox.claim("orders", id)), "within the window");
+
+        Thread.sleep(20);
+        int deleted = Transactions.commit(transaction,
+                () -> inbox.deleteExpiredBatch(inbox.cleanupCutoff(Duration.ofMillis(5)), 100));
+        assertEquals(1, deleted);
+        assertEquals(0, markers(INBOX, "orders", id));
+
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)),
+                "past the retention window the replay is processed again");
+    }
+
+    @Test
+    void theCutoffKeepsMarkersYoungerThanTheRetention() throws Exception {
+        String id = "ID:" + UUID.randomUUID();
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+        int deleted = Transactions.commit(transaction,
+                () -> inbox.deleteExpiredBatch(inbox.cleanupCutoff(Duration.ofHours(1)), 100));
+        assertEquals(0, deleted);
+        assertEquals(1, markers(INBOX, "orders", id));
+    }
+}

@@ -1,0 +1,95 @@
+package io.github.txinbox.it.app;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The test database as seen beside the container: plain JDBC connections of their own, outside any JTA
+ * transaction, for arranging rows, holding locks and checking what was committed. Reads the same
+ * {@code inbox.db.*} system properties as the deployment's datasource.
+ */
+public final class TestDatabase {
+
+    /** The schema every test table lives in; dropped and created again at the start of each test run. */
+    public static final String SCHEMA = "txinbox_it";
+
+    /** A second schema, for the test of a configured, schema-qualified table. */
+    public static final String CUSTOM_SCHEMA = "txinbox_it_custom";
+
+    /** The default inbox table, qualified. */
+    public static final String INBOX = SCHEMA + ".inbox";
+
+    private TestDatabase() {
+    }
+
+    /**
+     * Opens a new connection with autocommit on.
+     *
+     * @return the connection, to be closed by the caller
+     */
+    public static Connection connect() throws SQLException {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setUrl(System.getProperty("inbox.db.url"));
+        dataSource.setUser(System.getProperty("inbox.db.user"));
+        dataSource.setPassword(System.getProperty("inbox.db.password"));
+        dataSource.setApplicationName("txinbox-it-side-connection");
+        return dataSource.getConnection();
+    }
+
+    /**
+     * Runs one statement with parameters on a new connection and returns the update count.
+     *
+     * @return the number of rows changed
+     */
+    public static int update(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Test SQL failed: " + sql, e);
+        }
+    }
+
+    /**
+     * Runs a query whose first column of its only row is a number.
+     *
+     * @return that number
+     */
+    public static long queryLong(String sql, Object... parameters) {
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, sql, parameters);
+                ResultSet result = statement.executeQuery()) {
+            if (!result.next()) {
+                throw new IllegalStateException("No row from: " + sql);
+            }
+            return result.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Test SQL failed: " + sql, e);
+        }
+    }
+
+    /**
+     * Counts the committed markers of one key in a table.
+     *
+     * @return 0 or 1
+     */
+    public static long markers(String table, String scope, String messageId) {
+        return queryLong("SELECT count(*) FROM " + table + " WHERE scope = ? AND message_id = ?", scope, messageId);
+    }
+
+    /**
+     * Prepares a statement on the given connection, binding the parameters in order.
+     *
+     * @return the statement, to be closed by the caller
+     */
+    public static PreparedStatement prepare(Connection connection, String sql, Object... parameters)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            statement.setObject(i + 1, parameters[i]);
+        }
+        return statement;
+    }
+}

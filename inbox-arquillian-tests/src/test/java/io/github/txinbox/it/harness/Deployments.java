@@ -1,0 +1,49 @@
+package io.github.txinbox.it.harness;
+
+import io.github.txinbox.it.app.TestDatabase;
+import java.io.File;
+import java.util.Arrays;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * Builds test deployments: a WAR with the test class (and its nested classes), the shared test application in
+ * {@link io.github.txinbox.it.app}, the test persistence unit, and in WEB-INF/lib the jars the POM puts in runtime
+ * scope (inbox-cdi as built by this reactor, Hibernate, the PostgreSQL driver), copied there by the build.
+ */
+public final class Deployments {
+
+    private Deployments() {
+    }
+
+    /**
+     * Builds the deployment of one test class.
+     *
+     * @param testClass the test class, added with its nested classes
+     * @param extra     further classes this deployment needs
+     * @return the WAR
+     */
+    public static WebArchive war(Class<?> testClass, Class<?>... extra) {
+        return ShrinkWrap.create(WebArchive.class, testClass.getSimpleName() + ".war")
+                .addClass(testClass)
+                .addClasses(extra)
+                .addPackage(TestDatabase.class.getPackage())
+                .addAsResource("test-persistence.xml", "META-INF/persistence.xml")
+                .addAsWebInfResource("test-beans.xml", "beans.xml")
+                .addAsLibraries(libraries());
+    }
+
+    private static File[] libraries() {
+        String directory = System.getProperty("txinbox.it.deploymentLibs");
+        if (directory == null) {
+            throw new IllegalStateException("txinbox.it.deploymentLibs is not set: run the tests through Maven "
+                    + "(mvn verify), which copies the deployment's libraries");
+        }
+        File[] jars = new File(directory).listFiles((dir, name) -> name.endsWith(".jar"));
+        if (jars == null || jars.length == 0) {
+            throw new IllegalStateException("No libraries in " + directory + ": run the tests through Maven");
+        }
+        Arrays.sort(jars);
+        return jars;
+    }
+}

@@ -1,0 +1,104 @@
+package io.github.txinbox.it.harness;
+
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.github.txinbox.it.app.TestDatabase;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.logging.Logger;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * Provides the PostgreSQL server for one test run (one failsafe JVM), before Arquillian reads
+ * {@code arquillian.xml}: the server named by {@code txinbox.test.db.url} (system property, or the environment
+ * variable {@code TXINBOX_TEST_DB_URL}, with {@code ...user} and {@code ...password} beside it), or else an embedded
+ * server on 127.0.0.1 that it starts now and stops when the run ends.
+ *
+ * <p>Either way it drops and creates the test schemas, then creates the tables from the DDL that txinbox ships, and
+ * publishes the connection as the {@code inbox.db.*} system properties.
+ */
+public final class PostgresSession implements LauncherSessionListener {
+
+    private static final Logger LOG = Logger.getLogger(PostgresSession.class.getName());
+
+    private EmbeddedPostgres embedded;
+
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        String url = setting("txinbox.test.db.url", "TXINBOX_TEST_DB_URL");
+        String user;
+        String password;
+        if (url != null) {
+            user = setting("txinbox.test.db.user", "TXINBOX_TEST_DB_USER");
+            password = setting("txinbox.test.db.password", "TXINBOX_TEST_DB_PASSWORD");
+            LOG.info(() -> "Testing against the PostgreSQL server named by the user: " + url);
+        } else {
+            embedded = startEmbedded();
+            user = "postgres";
+            // The embedded server trusts local connections; the datasource still wants a value.
+            password = "postgres";
+            LOG.info(() -> "Started embedded PostgreSQL on 127.0.0.1:" + embedded.getPort());
+        }
+        String effectiveUrl = url != null ? url : "jdbc:postgresql://127.0.0.1:" + embedded.getPort() + "/postgres";
+        System.setProperty("inbox.db.url", effectiveUrl);
+        System.setProperty("inbox.db.user", user == null ? "" : user);
+        System.setProperty("inbox.db.password", password == null ? "" : password);
+        createSchema();
+    }
+
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        if (embedded != null) {
+            try {
+                embedded.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not stop the embedded PostgreSQL", e);
+            }
+            embedded = null;
+        }
+    }
+
+    private static EmbeddedPostgres startEmbedded() {
+        try {
+            Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+            return EmbeddedPostgres.builder()
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    // XA datasources prepare transactions when a second resource (a broker) joins.
+                    .setServerConfig("max_prepared_transactions", "32")
+                    .setServerConfig("max_connections", "100")
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the embedded PostgreSQL", e);
+        }
+    }
+
+    private static void createSchema() {
+        try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
+            for (String schema : new String[] {TestDatabase.SCHEMA, TestDatabase.CUSTOM_SCHEMA}) {
+                statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+                statement.execute("CREATE SCHEMA " + schema);
+            }
+            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
+            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "markers")));
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id uuid PRIMARY KEY, text text)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not create the test schema in " + System.getProperty("inbox.db.url"),
+                    e);
+        }
+    }
+
+    private static String setting(String property, String environmentVariable) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            value = System.getenv(environmentVariable);
+        }
+        return value == null || value.isBlank() ? null : value;
+    }
+}
