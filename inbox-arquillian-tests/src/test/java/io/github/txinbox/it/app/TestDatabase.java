@@ -19,6 +19,9 @@ public final class TestDatabase {
     /** A second schema, for the test of a configured, schema-qualified table. */
     public static final String CUSTOM_SCHEMA = "txinbox_it_custom";
 
+    /** A third schema, reached through a second datasource and persistence unit. */
+    public static final String SECOND_SCHEMA = "txinbox_it_second";
+
     /** The default inbox table, qualified. */
     public static final String INBOX = SCHEMA + ".inbox";
 

@@ -81,12 +81,13 @@ public final class PostgresSession implements LauncherSessionListener {
 
     private static void createSchema() {
         try (Connection connection = TestDatabase.connect(); Statement statement = connection.createStatement()) {
-            for (String schema : new String[] {TestDatabase.SCHEMA, TestDatabase.CUSTOM_SCHEMA}) {
+            for (String schema : new String[] {TestDatabase.SCHEMA, TestDatabase.CUSTOM_SCHEMA, TestDatabase.SECOND_SCHEMA}) {
                 statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
                 statement.execute("CREATE SCHEMA " + schema);
             }
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "markers")));
+            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id uuid PRIMARY KEY, text text)");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create the test schema in " + System.getProperty("inbox.db.url"),
