@@ -65,9 +65,9 @@ public class InboxRepository {
     private static final Instant LATEST_CUTOFF = Instant.parse("9999-12-31T23:59:59.999999Z");
 
     /**
-     * Hibernate's hint naming the tables a native query touches. Declaring the inbox table keeps Hibernate from
-     * flushing the whole session before the statement and from evicting every second-level cache region after it.
-     * Other providers ignore hints they do not know, as the JPA specification requires.
+     * Hibernate's hint naming the tables a native query touches. Without it, Hibernate treats a native update as
+     * touching every table and evicts every second-level cache region after it; with it, only regions mapped to the
+     * inbox table (none) are evicted. Other providers ignore hints they do not know, as JPA requires.
      */
     private static final String HIBERNATE_NATIVE_SPACES = "org.hibernate.query.native.spaces";
 
@@ -197,7 +197,8 @@ public class InboxRepository {
 
     private Query nativeQuery(String sql) {
         Query query = entityManager.createNativeQuery(sql);
-        // Nothing mapped by the application lives in the inbox table, so pending entity changes need no flush.
+        // Nothing mapped by the application lives in the inbox table, so pending entity changes need no flush
+        // before these statements (Hibernate would otherwise flush the whole persistence context).
         query.setFlushMode(FlushModeType.COMMIT);
         query.setHint(HIBERNATE_NATIVE_SPACES, table.qualifiedName());
         return query;

@@ -30,13 +30,23 @@ public final class Deployments {
                 .addPackage(TestDatabase.class.getPackage())
                 .addAsResource("test-persistence.xml", "META-INF/persistence.xml")
                 .addAsWebInfResource("test-beans.xml", "beans.xml")
-                .addAsLibraries(libraries());
+                .addAsLibraries(libraries("txinbox.it.deploymentLibs"));
     }
 
-    private static File[] libraries() {
-        String directory = System.getProperty("txinbox.it.deploymentLibs");
+    /**
+     * Adds a second-level cache for Hibernate (hibernate-jcache with Caffeine) to a deployment's WEB-INF/lib.
+     *
+     * @param war the deployment
+     * @return the same deployment
+     */
+    public static WebArchive withSecondLevelCache(WebArchive war) {
+        return war.addAsLibraries(libraries("txinbox.it.cacheLibs"));
+    }
+
+    private static File[] libraries(String directoryProperty) {
+        String directory = System.getProperty(directoryProperty);
         if (directory == null) {
-            throw new IllegalStateException("txinbox.it.deploymentLibs is not set: run the tests through Maven "
+            throw new IllegalStateException(directoryProperty + " is not set: run the tests through Maven "
                     + "(mvn verify), which copies the deployment's libraries");
         }
         File[] jars = new File(directory).listFiles((dir, name) -> name.endsWith(".jar"));
