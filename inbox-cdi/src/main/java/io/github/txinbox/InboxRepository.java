@@ -1,5 +1,6 @@
 package io.github.txinbox;
 
+import io.github.txinbox.internal.Keys;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;

@@ -1,4 +1,4 @@
-package io.github.txinbox;
+package io.github.txinbox.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

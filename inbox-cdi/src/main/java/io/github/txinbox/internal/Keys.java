@@ -1,10 +1,10 @@
-package io.github.txinbox;
+package io.github.txinbox.internal;
 
 /**
  * Checks the scope and message id of a marker before any SQL runs. A bad key must fail here, in Java: once PostgreSQL
  * rejects a statement, the whole transaction is aborted, and with it the caller's work.
  */
-final class Keys {
+public final class Keys {
 
     private Keys() {
     }
@@ -14,7 +14,7 @@ final class Keys {
      * hold one), no unpaired surrogate (it would be sent as '?' and collide with other ids), and at most
      * {@code maxBytes} bytes in UTF-8 (a B-tree index entry has a size ceiling).
      */
-    static String require(String what, String value, int maxBytes) {
+    public static String require(String what, String value, int maxBytes) {
         if (value == null) {
             throw new IllegalArgumentException(what + " must not be null");
         }

@@ -1,0 +1,74 @@
+package io.github.txinbox;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Processes each message at most once: before the annotated method runs, the inbox claims the message's id in the
+ * method's container-managed transaction, and skips the method when the message was processed before.
+ *
+ * <p>Put it on a message-driven bean's {@code onMessage} (or on the class), or on any business method that runs in
+ * a container-managed transaction. The method must return {@code void} or {@link InboxResult}. By default the message
+ * id is the {@code JMSMessageID} of the method's first {@link jakarta.jms.Message} parameter.
+ *
+ * <p>The result rules, applied in the caller's transaction:
+ * <ul>
+ *   <li><b>duplicate</b>: the id was claimed by a committed transaction before. The method is not invoked; the call
+ *       returns normally ({@link InboxResult#duplicate()} for a method returning {@code InboxResult}), so the
+ *       transaction commits and the delivery is acknowledged.</li>
+ *   <li><b>processed</b>: the method returns normally (or returns {@link InboxResult#processed()}): the marker
+ *       commits with the method's writes.</li>
+ *   <li><b>skipped</b>: the method returns {@link InboxResult#skipped(String)}: the marker commits, so a redelivery
+ *       is a duplicate.</li>
+ *   <li><b>retry</b>: the method returns {@link InboxResult#retry(String)} or throws {@link InboxRetryException}:
+ *       the transaction is marked for rollback, so the method's writes and the marker roll back together, and the
+ *       call returns normally. The broker redelivers according to its own redelivery settings.</li>
+ *   <li><b>failure</b>: the method throws anything else: the transaction is marked for rollback and the exception is
+ *       rethrown unchanged.</li>
+ *   <li><b>no id</b>: the message has no id under the configured key: {@link MissingMessageIdException}, and the
+ *       transaction is marked for rollback. Nothing is processed without an id.</li>
+ *   <li><b>no transaction</b>: {@link NoActiveTransactionException}; where it can be seen at deployment (bean-managed
+ *       transactions, {@code NOT_SUPPORTED}, {@code NEVER}), the deployment fails instead.</li>
+ * </ul>
+ */
+@Inherited
+@Documented
+@InterceptorBinding
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Inbox {
+
+    /**
+     * The deduplication scope: the same message id is processed once per scope. Empty (the default) means the bean
+     * class's fully qualified name. At most {@value InboxRepository#MAX_SCOPE_BYTES} bytes in UTF-8.
+     *
+     * @return the scope, or empty for the bean class's name
+     */
+    @Nonbinding
+    String scope() default "";
+
+    /**
+     * The name of the JMS message property holding the message id. Empty (the default) means the
+     * {@code JMSMessageID}.
+     *
+     * @return the property name, or empty for {@code JMSMessageID}
+     */
+    @Nonbinding
+    String key() default "";
+
+    /**
+     * A CDI bean that computes the message id from the invocation, for methods whose message is not a JMS message
+     * or whose id must be derived. The default, {@code MessageIdResolver.class} itself, means "none": the id comes
+     * from the JMS message. Cannot be combined with {@link #key()}.
+     *
+     * @return the resolver's bean class, or {@code MessageIdResolver.class} for none
+     */
+    @Nonbinding
+    Class<? extends MessageIdResolver> resolver() default MessageIdResolver.class;
+}

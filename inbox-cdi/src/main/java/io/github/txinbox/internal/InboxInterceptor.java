@@ -1,0 +1,170 @@
+package io.github.txinbox.internal;
+
+import io.github.txinbox.Inbox;
+import io.github.txinbox.InboxRepository;
+import io.github.txinbox.InboxResult;
+import io.github.txinbox.InboxRetryException;
+import io.github.txinbox.MessageIdResolver;
+import io.github.txinbox.MissingMessageIdException;
+import io.github.txinbox.NoActiveTransactionException;
+import jakarta.annotation.Priority;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.reflect.Method;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Applies the {@link Inbox @Inbox} result rules around a method, in the method's own transaction.
+ *
+ * <p>Enabled by its {@link Priority} (no beans.xml entry needed), early in the library range
+ * ({@code LIBRARY_BEFORE + 100}): after the container has begun the transaction ({@code @Transactional} runs at
+ * {@code PLATFORM_BEFORE + 200}), and before the application's own interceptors, so that a duplicate runs none of
+ * them.
+ */
+@Inbox
+@Interceptor
+@Priority(Interceptor.Priority.LIBRARY_BEFORE + 100)
+public class InboxInterceptor {
+
+    private static final Logger LOG = Logger.getLogger(InboxInterceptor.class.getName());
+
+    /** Bindings by bean class and method; computed once each. */
+    private static final ConcurrentMap<Target, InboxBinding> BINDINGS = new ConcurrentHashMap<>();
+
+    private record Target(Class<?> beanClass, Method method) {
+    }
+
+    @Inject
+    private InboxRepository repository;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    private TransactionSynchronizationRegistry transactions;
+
+    @Inject
+    @Any
+    private Instance<MessageIdResolver> resolvers;
+
+    /**
+     * Claims the message, then invokes the method or skips it, and settles the transaction's fate by the result.
+     *
+     * @param invocation the intercepted invocation
+     * @return what the method returned; {@link InboxResult#duplicate()} or {@code null} when it was not invoked
+     * @throws Exception what the method threw, unchanged, other than {@link InboxRetryException}
+     */
+    @AroundInvoke
+    public Object apply(InvocationContext invocation) throws Exception {
+        Class<?> beanClass = beanClass(invocation.getTarget());
+        InboxBinding binding = BINDINGS.computeIfAbsent(new Target(beanClass, invocation.getMethod()),
+                target -> InboxBinding.of(target.beanClass(), target.method()));
+
+        int status = transactions.getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE) {
+            throw new NoActiveTransactionException("@Inbox " + binding.description(), status);
+        }
+
+        String messageId;
+        boolean claimed;
+        try {
+            messageId = messageId(binding, invocation);
+            claimed = repository.claim(binding.scope(), messageId);
+        } catch (Exception | Error e) {
+            markRollbackOnly(e);
+            throw e;
+        }
+        if (!claimed) {
+            LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
+                    + binding.description() + " not invoked");
+            return binding.returnsInboxResult() ? InboxResult.duplicate() : null;
+        }
+
+        Object result;
+        try {
+            result = invocation.proceed();
+        } catch (InboxRetryException e) {
+            String reason = e.getMessage() == null ? "no reason given" : e.getMessage();
+            retry(binding, messageId, reason);
+            return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
+        } catch (Exception | Error e) {
+            markRollbackOnly(e);
+            throw e;
+        }
+
+        InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
+        switch (outcome.outcome()) {
+            case RETRY -> retry(binding, messageId, outcome.reason());
+            case SKIPPED -> LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
+                    + binding.description() + ": " + outcome.reason());
+            default -> LOG.fine(() -> "Processed " + messageId + " in scope " + binding.scope() + " by "
+                    + binding.description());
+        }
+        return result;
+    }
+
+    private String messageId(InboxBinding binding, InvocationContext invocation) throws Exception {
+        String id;
+        String source;
+        if (binding.resolver() != null) {
+            try (Instance.Handle<? extends MessageIdResolver> resolver =
+                    resolvers.select(binding.resolver()).getHandle()) {
+                id = resolver.get().messageId(invocation);
+            }
+            source = "the resolver " + binding.resolver().getName() + " returned none";
+        } else {
+            Object message = invocation.getParameters()[binding.messageParameter()];
+            if (message == null) {
+                id = null;
+                source = "the message parameter is null";
+            } else {
+                id = JmsMessageIds.read(message, binding.key());
+                source = binding.key().isEmpty()
+                        ? "the message has no JMSMessageID"
+                        : "the JMS property '" + binding.key() + "' is missing or blank";
+            }
+        }
+        if (id == null || id.isBlank()) {
+            throw new MissingMessageIdException("@Inbox " + binding.description() + " cannot process a message "
+                    + "without an id: " + source + ". The transaction is rolled back, so the broker redelivers "
+                    + "the message and, after its attempts, moves it to its dead-letter queue");
+        }
+        return id;
+    }
+
+    private void retry(InboxBinding binding, String messageId, String reason) {
+        transactions.setRollbackOnly();
+        LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " requested by "
+                + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
+    }
+
+    private void markRollbackOnly(Throwable cause) {
+        try {
+            transactions.setRollbackOnly();
+        } catch (IllegalStateException e) {
+            // The transaction already ended (a timeout rolled it back): nothing left to mark.
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** The bean's own class behind any subclass a container generated to intercept or proxy it. */
+    static Class<?> beanClass(Object target) {
+        Class<?> type = target.getClass();
+        while (isGenerated(type) && type.getSuperclass() != null && type.getSuperclass() != Object.class) {
+            type = type.getSuperclass();
+        }
+        return type;
+    }
+
+    private static boolean isGenerated(Class<?> type) {
+        String name = type.getName();
+        return type.isSynthetic() || name.contains("$$") || name.contains("$Proxy$");
+    }
+}
