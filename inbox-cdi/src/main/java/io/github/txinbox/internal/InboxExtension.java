@@ -7,6 +7,7 @@ import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
+import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -42,7 +43,9 @@ public class InboxExtension implements Extension {
      */
     public static List<String> problems(Class<?> type) {
         List<String> found = new ArrayList<>();
-        if (type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
+        if (type.isInterface() || Modifier.isAbstract(type.getModifiers())
+                || type.isAnnotationPresent(Interceptor.class)) {
+            // Interceptors carry the binding to say what they intercept, not to be intercepted.
             return found;
         }
         boolean classLevel = type.isAnnotationPresent(Inbox.class);

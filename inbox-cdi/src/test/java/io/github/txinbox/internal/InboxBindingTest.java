@@ -202,6 +202,7 @@ class InboxBindingTest {
         List<String> problems = InboxExtension.problems(Handlers.class);
         assertEquals(6, problems.size(), problems.toString());
         assertEquals(1, InboxExtension.problems(BeanManagedListener.class).size());
+        assertTrue(InboxExtension.problems(InboxInterceptor.class).isEmpty(), "the interceptor is not a use");
     }
 
     @Test

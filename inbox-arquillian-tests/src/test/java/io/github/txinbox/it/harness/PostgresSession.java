@@ -89,6 +89,11 @@ public final class PostgresSession implements LauncherSessionListener {
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "markers")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id uuid PRIMARY KEY, text text)");
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA
+                    + ".invoice (id uuid PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
+            // Written outside every JTA transaction, so that it also records attempts that roll back.
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "
+                    + "order_id text NOT NULL, delivery int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create the test schema in " + System.getProperty("inbox.db.url"),
                     e);

@@ -1,0 +1,144 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.markers;
+import static io.github.txinbox.it.app.TestDatabase.queryLong;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.ArtemisSession;
+import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.messaging.AuditListener;
+import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.messaging.OrdersListener;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code @Inbox} on message-driven beans, end to end: messages sent to a real Artemis broker, consumed by MDBs in
+ * Payara Micro through the Artemis resource adapter, in XA transactions with PostgreSQL, redelivered by the broker
+ * itself. Each test checks the business effect (invoices), the markers and the handler's calls.
+ */
+@ExtendWith(ArquillianExtension.class)
+class InboxMessagingIT {
+
+    private static final Duration DRAIN = Duration.ofSeconds(30);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.war(InboxMessagingIT.class).addPackage(Orders.class.getPackage());
+    }
+
+    private static String newOrderId() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    private static long invoices(String consumer, String orderId) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".invoice WHERE consumer = ? AND orderid = ?", consumer, orderId);
+    }
+
+    private static long calls(String consumer, String orderId) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".handler_call WHERE consumer = ? AND order_id = ?", consumer, orderId);
+    }
+
+    @Test
+    void theSameOrderSentThreeTimesIsInvoicedOnce() {
+        String orderId = newOrderId();
+        for (int i = 0; i < 3; i++) {
+            Broker.send("orders", Map.of(Orders.ORDER_ID, orderId));
+        }
+        Broker.awaitDrained("orders", DRAIN);
+
+        assertEquals(1, invoices("orders", orderId));
+        assertEquals(1, calls("orders", orderId), "the handler ran once");
+        assertEquals(1, markers(INBOX, OrdersListener.class.getName(), orderId));
+    }
+
+    @Test
+    void aRetryRollsBackTheFirstDeliveryAndTheRedeliveryIsProcessed() throws InterruptedException {
+        String orderId = newOrderId();
+        String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "retry-first"));
+
+        // Between the two attempts (the broker waits 2 s on this queue): the first one left nothing behind.
+        Await.until(Duration.ofSeconds(20), "the first delivery", () -> calls("redelivery", orderId) == 1);
+        Thread.sleep(500);
+        assertEquals(1, calls("redelivery", orderId), "redelivered too early to look in between");
+        assertEquals(0, invoices("redelivery", orderId));
+        assertEquals(0, markers(INBOX, "redelivery", messageId));
+
+        Broker.awaitDrained("redelivery", DRAIN);
+        assertEquals(2, calls("redelivery", orderId), "the redelivery ran the handler again");
+        assertEquals(1, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".handler_call WHERE order_id = ? AND delivery = 2", orderId));
+        assertEquals(1, invoices("redelivery", orderId));
+        assertEquals(1, markers(INBOX, "redelivery", messageId));
+    }
+
+    @Test
+    void anExceptionOnTheFirstDeliveryRollsBackAndTheRedeliveryIsProcessedOnce() {
+        String orderId = newOrderId();
+        String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "fail-first"));
+        Broker.awaitDrained("redelivery", DRAIN);
+
+        assertEquals(2, calls("redelivery", orderId));
+        assertEquals(1, invoices("redelivery", orderId));
+        assertEquals(1, markers(INBOX, "redelivery", messageId));
+        assertEquals(0, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "orderId = '" + orderId + "'"));
+    }
+
+    @Test
+    void aSkippedMessageLeavesAMarkerAndNoInvoiceAndIsNotHandledAgain() {
+        String orderId = newOrderId();
+        Broker.send("service", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "skip"));
+        Broker.awaitDrained("service", DRAIN);
+        assertEquals(1, markers(INBOX, "service", orderId));
+        assertEquals(0, invoices("service", orderId));
+        assertEquals(1, calls("service", orderId));
+
+        Broker.send("service", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "skip"));
+        Broker.awaitDrained("service", DRAIN);
+        assertEquals(1, calls("service", orderId), "the second copy did not reach the handler");
+        assertEquals(0, invoices("service", orderId));
+    }
+
+    @Test
+    void aMessageWithoutItsKeyIsNotProcessedAndEndsInTheDeadLetterQueue() {
+        String testId = UUID.randomUUID().toString();
+        long invoicesBefore = queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice");
+        long markersBefore = queryLong("SELECT count(*) FROM " + INBOX);
+
+        Broker.send("orders", Map.of("testId", testId));
+        Broker.awaitDrained("orders", DRAIN);
+
+        assertEquals(1, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "testId = '" + testId + "'"),
+                "dead-lettered after " + ArtemisSession.MAX_DELIVERY_ATTEMPTS + " attempts");
+        assertEquals(invoicesBefore, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice"));
+        assertEquals(markersBefore, queryLong("SELECT count(*) FROM " + INBOX));
+    }
+
+    @Test
+    void twoConsumersInTwoScopesEachProcessTheSameOrderOnce() {
+        String orderId = newOrderId();
+        for (int i = 0; i < 2; i++) {
+            Broker.send("orders", Map.of(Orders.ORDER_ID, orderId));
+            Broker.send("audit", Map.of(Orders.ORDER_ID, orderId));
+        }
+        Broker.awaitDrained("orders", DRAIN);
+        Broker.awaitDrained("audit", DRAIN);
+
+        assertEquals(1, invoices("orders", orderId));
+        assertEquals(1, invoices("audit", orderId));
+        assertEquals(1, markers(INBOX, OrdersListener.class.getName(), orderId));
+        assertEquals(1, markers(INBOX, AuditListener.class.getName(), orderId));
+    }
+}

@@ -1,0 +1,144 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.markers;
+import static io.github.txinbox.it.app.TestDatabase.queryLong;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxResult;
+import io.github.txinbox.MissingMessageIdException;
+import io.github.txinbox.NoActiveTransactionException;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.app.Transactions;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.messaging.OrderService;
+import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.messaging.PlainService;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.UserTransaction;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The result rules on business methods that are not message listeners: a stateless bean's methods in their
+ * container-managed transactions (REQUIRED), with the id from a {@code MessageIdResolver}, and a plain CDI bean
+ * that relies on its caller's transaction.
+ */
+@ExtendWith(ArquillianExtension.class)
+class InboxStatelessIT {
+
+    private static final String SCOPE = OrderService.DIRECT_SCOPE;
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(InboxStatelessIT.class).addPackage(Orders.class.getPackage());
+    }
+
+    @EJB
+    OrderService service;
+
+    @Inject
+    PlainService plain;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    UserTransaction transaction;
+
+    private static String newOrderId() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    private static long invoices(String orderId) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid = ?", orderId);
+    }
+
+    private static long calls(String orderId) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_call WHERE order_id = ?",
+                orderId);
+    }
+
+    @Test
+    void processedThenDuplicate() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"));
+        assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
+        assertEquals(1, calls(orderId), "the duplicate did not invoke the method");
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(INBOX, SCOPE, orderId));
+    }
+
+    @Test
+    void skippedCommitsTheMarkerSoTheNextCallIsADuplicate() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.skipped("not for us"), service.place(orderId, "skip"));
+        assertEquals(1, markers(INBOX, SCOPE, orderId));
+        assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
+        assertEquals(1, calls(orderId));
+        assertEquals(0, invoices(orderId));
+    }
+
+    @Test
+    void aReturnedRetryRollsBackWritesAndMarker() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry"));
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(INBOX, SCOPE, orderId));
+
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"), "the retry is processed");
+        assertEquals(1, invoices(orderId));
+        assertEquals(2, calls(orderId));
+    }
+
+    @Test
+    void aThrownRetryReturnsNormallyAndRollsBack() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry-exception"));
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(INBOX, SCOPE, orderId));
+    }
+
+    @Test
+    void aFailureRollsBackAndRethrowsTheExceptionUnchanged() {
+        String orderId = newOrderId();
+        EJBException e = assertThrows(EJBException.class, () -> service.place(orderId, "fail"));
+        Throwable cause = e.getCause();
+        assertSame(IllegalStateException.class, cause.getClass(), String.valueOf(cause));
+        assertEquals("failed to place " + orderId, cause.getMessage());
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(INBOX, SCOPE, orderId));
+        assertEquals(1, calls(orderId));
+    }
+
+    @Test
+    void aMissingIdIsRefusedBeforeTheMethodRuns() {
+        EJBException e = assertThrows(EJBException.class, () -> service.place(" ", "process"));
+        assertTrue(e.getCause() instanceof MissingMessageIdException, String.valueOf(e.getCause()));
+        assertTrue(e.getCause().getMessage().startsWith("@Inbox " + OrderService.class.getName()
+                + ".place cannot process a message without an id: the resolver "), e.getCause().getMessage());
+        assertEquals(0, calls(" "));
+    }
+
+    @Test
+    void aCdiBeanWithoutATransactionIsRefused() throws Exception {
+        String orderId = newOrderId();
+        NoActiveTransactionException e = assertThrows(NoActiveTransactionException.class, () -> plain.place(orderId));
+        assertEquals("@Inbox " + PlainService.class.getName() + ".place", e.operation());
+        assertEquals(Status.STATUS_NO_TRANSACTION, e.status());
+        assertEquals(0, calls(orderId));
+
+        assertEquals(InboxResult.processed(), Transactions.commit(transaction, () -> plain.place(orderId)));
+        assertEquals(InboxResult.duplicate(), Transactions.commit(transaction, () -> plain.place(orderId)));
+        assertEquals(1, calls(orderId));
+        assertEquals(1, markers(INBOX, "plain", orderId));
+    }
+}

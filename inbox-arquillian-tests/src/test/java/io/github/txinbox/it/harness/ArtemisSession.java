@@ -1,0 +1,155 @@
+package io.github.txinbox.it.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.logging.Logger;
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.server.ActiveMQServer;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * Starts an embedded ActiveMQ Artemis broker on 127.0.0.1 for one test run (one failsafe JVM), before Arquillian
+ * reads {@code arquillian.xml}, and stops it when the run ends (after the last Payara Micro has stopped).
+ *
+ * <p>It publishes the broker's port as the system property {@code txinbox.it.artemis.port} (Payara receives it and
+ * resolves it in the resource adapter's ra.xml), and writes the post-boot command file that deploys the resource
+ * adapter before each test WAR.
+ *
+ * <p>Redelivery, as a broker in production would be set up: a failed delivery is retried after
+ * {@value #REDELIVERY_DELAY_MS} ms ({@value #SLOW_REDELIVERY_DELAY_MS} ms on the queue {@code redelivery}, so that
+ * tests can look at the state between two attempts), at most {@value #MAX_DELIVERY_ATTEMPTS} attempts, then the
+ * message goes to the queue {@value #DEAD_LETTER_QUEUE}.
+ */
+public final class ArtemisSession implements LauncherSessionListener {
+
+    /** The queues of the test application. */
+    public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service");
+
+    /** Where messages go after their last failed attempt. */
+    public static final String DEAD_LETTER_QUEUE = "DLQ";
+
+    /** Redelivery delay on most queues. */
+    public static final long REDELIVERY_DELAY_MS = 300;
+
+    /** Redelivery delay on the queue {@code redelivery}. */
+    public static final long SLOW_REDELIVERY_DELAY_MS = 2_000;
+
+    /** Deliveries of a message before it is dead-lettered. */
+    public static final int MAX_DELIVERY_ATTEMPTS = 3;
+
+    private static final Logger LOG = Logger.getLogger(ArtemisSession.class.getName());
+
+    private static volatile EmbeddedActiveMQ broker;
+    private static volatile int port;
+
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        port = freePort();
+        Configuration configuration = new ConfigurationImpl()
+                .setName("txinbox-it")
+                .setPersistenceEnabled(false)
+                .setSecurityEnabled(false)
+                .setJMXManagementEnabled(false);
+        try {
+            configuration.addAcceptorConfiguration("netty", "tcp://127.0.0.1:" + port);
+        } catch (Exception e) {
+            throw new IllegalStateException("Bad acceptor for 127.0.0.1:" + port, e);
+        }
+        configuration.addAddressSetting("#", new AddressSettings()
+                .setRedeliveryDelay(REDELIVERY_DELAY_MS)
+                .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
+                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
+        configuration.addAddressSetting("redelivery", new AddressSettings()
+                .setRedeliveryDelay(SLOW_REDELIVERY_DELAY_MS)
+                .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
+                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
+        for (String queue : QUEUES) {
+            configuration.addQueueConfiguration(anycast(queue));
+        }
+        configuration.addQueueConfiguration(anycast(DEAD_LETTER_QUEUE));
+        EmbeddedActiveMQ started = new EmbeddedActiveMQ().setConfiguration(configuration);
+        try {
+            started.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not start the embedded Artemis broker on 127.0.0.1:" + port, e);
+        }
+        broker = started;
+        System.setProperty("txinbox.it.artemis.port", Integer.toString(port));
+        writePostBootCommands();
+        LOG.info(() -> "Started embedded Artemis on 127.0.0.1:" + port);
+    }
+
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        EmbeddedActiveMQ running = broker;
+        broker = null;
+        if (running != null) {
+            try {
+                running.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException("Could not stop the embedded Artemis broker", e);
+            }
+        }
+    }
+
+    /**
+     * Returns the running broker, for the client-side tests that look into its queues.
+     *
+     * @return the broker
+     */
+    public static ActiveMQServer server() {
+        EmbeddedActiveMQ running = broker;
+        if (running == null) {
+            throw new IllegalStateException("The embedded Artemis broker is not running");
+        }
+        return running.getActiveMQServer();
+    }
+
+    /**
+     * Returns the URL clients connect to.
+     *
+     * @return the broker's URL
+     */
+    public static String url() {
+        return "tcp://127.0.0.1:" + port;
+    }
+
+    private static QueueConfiguration anycast(String name) {
+        return QueueConfiguration.of(name).setAddress(name).setRoutingType(RoutingType.ANYCAST);
+    }
+
+    private static void writePostBootCommands() {
+        Path rar = Path.of(System.getProperty("txinbox.it.rar"));
+        Path commands = Path.of(System.getProperty("txinbox.it.postbootCommands"));
+        if (!Files.isRegularFile(rar)) {
+            throw new IllegalStateException("No resource adapter at " + rar + ": run the tests through Maven");
+        }
+        try {
+            Files.createDirectories(commands.getParent());
+            // The adapter must be deployed before the WAR whose message-driven beans use it.
+            Files.writeString(commands, "deploy " + rar.toAbsolutePath() + System.lineSeparator());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + commands, e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port on 127.0.0.1", e);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.github.txinbox.it.harness;
+
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import jakarta.jms.QueueBrowser;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+
+/** The test client's side of the broker: sends messages, and looks into queues. */
+public final class Broker {
+
+    private Broker() {
+    }
+
+    /**
+     * Sends a text message with string properties to a queue.
+     *
+     * @param queue      the queue
+     * @param properties the message's string properties
+     * @return the message's JMSMessageID
+     */
+    public static String send(String queue, Map<String, String> properties) {
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(ArtemisSession.url());
+                JMSContext context = factory.createContext()) {
+            Message message = context.createTextMessage("order");
+            for (Map.Entry<String, String> property : properties.entrySet()) {
+                message.setStringProperty(property.getKey(), property.getValue());
+            }
+            context.createProducer().send(context.createQueue(queue), message);
+            return message.getJMSMessageID();
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not send to " + queue, e);
+        }
+    }
+
+    /**
+     * Waits until a queue holds no message: none waiting, none scheduled for redelivery, none being delivered,
+     * twice in a row.
+     *
+     * @param queue   the queue
+     * @param timeout how long to wait at most
+     * @throws AssertionError when the queue is not drained in time
+     */
+    public static void awaitDrained(String queue, Duration timeout) {
+        org.apache.activemq.artemis.core.server.Queue q =
+                ArtemisSession.server().locateQueue(SimpleString.of(queue));
+        Await.until(timeout, "queue " + queue + " to drain", () -> q.getMessageCount() == 0
+                && q.getScheduledCount() == 0 && q.getDeliveringCount() == 0, 2);
+    }
+
+    /**
+     * Counts the messages in a queue that match a selector, without consuming them.
+     *
+     * @param queue    the queue
+     * @param selector a JMS message selector
+     * @return how many match
+     */
+    public static int count(String queue, String selector) {
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(ArtemisSession.url());
+                JMSContext context = factory.createContext()) {
+            Queue destination = context.createQueue(queue);
+            try (QueueBrowser browser = context.createBrowser(destination, selector)) {
+                return Collections.list(browser.getEnumeration()).size();
+            }
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not browse " + queue, e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.github.txinbox.it.messaging;
+
+import io.github.txinbox.InboxRetryException;
+import io.github.txinbox.it.app.Invoice;
+import io.github.txinbox.it.app.TestDatabase;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+/**
+ * The handler behind the test consumers. It records every call outside the transaction (so rolled-back attempts
+ * count too), writes the invoice in the transaction, and then misbehaves as the message's {@code behaviour} property
+ * asks, on the first delivery only: {@code retry-first} throws {@link InboxRetryException}, {@code fail-first}
+ * throws an ordinary exception.
+ */
+@ApplicationScoped
+public class Orders {
+
+    /** The message property naming the order; also the inbox key of the consumers that use {@code key}. */
+    public static final String ORDER_ID = "orderId";
+
+    /** The message property that asks the handler to misbehave. */
+    public static final String BEHAVIOUR = "behaviour";
+
+    @PersistenceContext
+    private EntityManager entityManager;
+
+    /**
+     * Handles an order message for a consumer.
+     *
+     * @param consumer the consumer's name, written to the invoice
+     * @param message  the message
+     */
+    public void handle(String consumer, Message message) throws JMSException {
+        String orderId = message.getStringProperty(ORDER_ID);
+        int delivery = message.getIntProperty("JMSXDeliveryCount");
+        recordCall(consumer, orderId, delivery);
+        entityManager.persist(new Invoice(consumer, orderId));
+        String behaviour = message.getStringProperty(BEHAVIOUR);
+        if (delivery == 1 && "retry-first".equals(behaviour)) {
+            throw new InboxRetryException("stock for " + orderId + " not yet available");
+        }
+        if (delivery == 1 && "fail-first".equals(behaviour)) {
+            throw new IllegalStateException("simulated failure of the first delivery of " + orderId);
+        }
+    }
+
+    /**
+     * Creates the invoice of an order, in the caller's transaction.
+     *
+     * @param consumer the consumer's name
+     * @param orderId  the order
+     */
+    public void invoice(String consumer, String orderId) {
+        entityManager.persist(new Invoice(consumer, orderId));
+    }
+
+    /**
+     * Records a handler call on a connection of its own, committed at once whatever becomes of the transaction.
+     *
+     * @param consumer the consumer's name
+     * @param orderId  the order
+     * @param delivery the delivery count
+     */
+    public static void recordCall(String consumer, String orderId, int delivery) {
+        TestDatabase.update("INSERT INTO " + TestDatabase.SCHEMA
+                + ".handler_call (consumer, order_id, delivery) VALUES (?, ?, ?)", consumer, orderId, delivery);
+    }
+}
