@@ -1,0 +1,111 @@
+package io.github.txinbox.it.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * Payara Micro started by hand, for what Arquillian's adapter cannot show: it reports a failed deployment only as a
+ * missing test servlet. Same JDK, options and loopback settings as the Arquillian container; stopped by its own
+ * process handle.
+ */
+public final class PayaraMicroProcess implements AutoCloseable {
+
+    private static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
+
+    private final Process process;
+    private final List<String> output = new ArrayList<>();
+
+    private PayaraMicroProcess(Process process) {
+        this.process = process;
+    }
+
+    /**
+     * Starts Payara Micro with the test resource adapter and one WAR, and waits until it has booted.
+     *
+     * @param war     the WAR to deploy
+     * @param timeout how long the boot may take
+     * @return the running server
+     */
+    public static PayaraMicroProcess deploy(Path war, Duration timeout) throws InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Djava.io.tmpdir=" + System.getProperty("txinbox.it.workDir") + "/tmp",
+                "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
+                "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
+                "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
+                "-Dtxinbox.it.artemis.port=" + System.getProperty("txinbox.it.artemis.port"),
+                "-jar", System.getProperty("payara.microJar"),
+                "--nocluster",
+                "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
+                "--prebootcommandfile", System.getProperty("txinbox.it.prebootCommands"),
+                "--postbootcommandfile", System.getProperty("txinbox.it.postbootCommands"),
+                "--deploy", war.toString()));
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start Payara Micro", e);
+        }
+        PayaraMicroProcess server = new PayaraMicroProcess(process);
+        Thread reader = new Thread(server::readOutput, "payara-micro-output");
+        reader.setDaemon(true);
+        reader.start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!server.booted()) {
+            if (!process.isAlive()) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                server.close();
+                throw new AssertionError("Payara Micro did not boot within " + timeout + ":\n" + server.output());
+            }
+            Thread.sleep(200);
+        }
+        return server;
+    }
+
+    /**
+     * Returns what the server has printed so far.
+     *
+     * @return its standard output and error, line by line
+     */
+    public synchronized String output() {
+        return String.join("\n", output);
+    }
+
+    private synchronized boolean booted() {
+        return output.stream().anyMatch(line -> READY.matcher(line).find());
+    }
+
+    private void readOutput() {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                synchronized (this) {
+                    output.add(line);
+                }
+            }
+        } catch (IOException e) {
+            // The process ended.
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
