@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -81,8 +82,7 @@ class InputValidationIT {
                 Map.entry("limit too large",
                         () -> inbox.deleteExpiredBatch(Instant.now(), InboxRepository.MAX_BATCH_SIZE + 1)));
         String id = "ID:" + UUID.randomUUID();
-        transaction.begin();
-        try {
+        Transactions.commit(transaction, () -> {
             for (Map.Entry<String, Executable> call : badCalls.entrySet()) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call.getValue(),
                         call.getKey());
@@ -90,12 +90,8 @@ class InputValidationIT {
                 assertEquals(Status.STATUS_ACTIVE, transaction.getStatus(), call.getKey());
             }
             assertTrue(inbox.claim("orders", id), "the transaction can still claim");
-            transaction.commit();
-        } finally {
-            if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
-                transaction.rollback();
-            }
-        }
+            return null;
+        });
         assertEquals(1, markers(INBOX, "orders", id), "the transaction committed its claim");
     }
 
@@ -106,15 +102,7 @@ class InputValidationIT {
         String id = IntStream.range(0, InboxRepository.MAX_MESSAGE_ID_BYTES / 4)
                 .mapToObj(i -> Character.toString(0x1F600 + RANDOM.nextInt(0x4F)))
                 .collect(Collectors.joining());
-        transaction.begin();
-        try {
-            assertTrue(inbox.claim(scope, id));
-            transaction.commit();
-        } finally {
-            if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
-                transaction.rollback();
-            }
-        }
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim(scope, id)));
         assertEquals(1, markers(INBOX, scope, id));
     }
 
