@@ -1,5 +1,6 @@
 package io.github.txinbox;
 
+import io.github.txinbox.internal.Arguments;
 import io.github.txinbox.internal.Keys;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -139,16 +140,7 @@ public class InboxRepository {
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public Instant cleanupCutoff(Duration retention) {
-        if (retention == null) {
-            throw new IllegalArgumentException("retention must not be null");
-        }
-        if (retention.compareTo(Duration.of(1, ChronoUnit.MICROS)) < 0) {
-            throw new IllegalArgumentException("retention must be at least one microsecond, but is " + retention);
-        }
-        if (retention.compareTo(MAX_RETENTION) > 0) {
-            throw new IllegalArgumentException("retention must be at most " + MAX_RETENTION + ", but is "
-                    + retention);
-        }
+        Arguments.requireRetention(retention);
         requireActiveTransaction("InboxRepository.cleanupCutoff");
         Object micros = entityManager.createNativeQuery(Sql.NOW_MICROS).getSingleResult();
         Instant now = Instant.EPOCH.plus(((Number) micros).longValue(), ChronoUnit.MICROS);
@@ -156,9 +148,9 @@ public class InboxRepository {
     }
 
     /**
-     * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, skipping markers that other
-     * transactions hold locked, so that cleanup running on several nodes at once never waits on itself or on the
-     * inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than the
+     * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, oldest first, skipping markers
+     * that other transactions hold locked, so that cleanup running on several nodes at once never waits on itself
+     * or on the inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than the
      * limit.
      *
      * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
@@ -176,10 +168,7 @@ public class InboxRepository {
             throw new IllegalArgumentException("cutoff " + cutoff + " is out of range: it must lie between "
                     + EARLIEST_CUTOFF + " and " + LATEST_CUTOFF);
         }
-        if (limit < 1 || limit > MAX_BATCH_SIZE) {
-            throw new IllegalArgumentException("limit must be between 1 and " + MAX_BATCH_SIZE + ", but is "
-                    + limit);
-        }
+        Arguments.requireBatchSize("limit", limit);
         requireActiveTransaction("InboxRepository.deleteExpiredBatch");
         return nativeQuery(deleteExpiredBatchSql)
                 .setParameter(1, ceilToMicros(cutoff).toString())

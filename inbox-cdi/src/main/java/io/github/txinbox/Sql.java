@@ -41,13 +41,15 @@ final class Sql {
     /**
      * Deletes at most ?2 markers strictly older than the cutoff (?1, ISO-8601 text in UTC), skipping rows
      * that other transactions hold locked. The inner select locks the rows it picks, so their ctids stay valid for
-     * the outer delete; {@code = ANY (ARRAY(...))} lets the planner fetch them by TID.
+     * the outer delete; {@code = ANY (ARRAY(...))} lets the planner fetch them by TID. Oldest first, along the
+     * {@code processed_at} index, so that a batch reads only the rows it deletes.
      */
     static final String DELETE_EXPIRED_BATCH = """
             DELETE FROM %1$s
             WHERE ctid = ANY (ARRAY(
                 SELECT ctid FROM %1$s
                 WHERE processed_at < CAST(?1 AS timestamptz)
+                ORDER BY processed_at
                 LIMIT ?2
                 FOR UPDATE SKIP LOCKED))""";
 

@@ -1,5 +1,5 @@
 /**
- * EJB companions of the inbox core: services that need container-managed transaction demarcation of their own,
- * such as cleanup that commits each batch in a new transaction. Empty until the cleanup service lands.
+ * EJB companions of the inbox core: {@link io.github.txinbox.ejb.InboxPurger}, which deletes expired markers batch by
+ * batch, each batch in a transaction of its own.
  */
 package io.github.txinbox.ejb;

@@ -1,0 +1,275 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.markers;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxRepository;
+import io.github.txinbox.ejb.InboxPurger;
+import io.github.txinbox.ejb.InvalidPurgeArgumentException;
+import io.github.txinbox.it.app.RecordedSql;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.app.Transactions;
+import io.github.txinbox.it.harness.Deployments;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.inject.Inject;
+import jakarta.transaction.UserTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@link InboxPurger}: batch by batch, each batch committed on its own, concurrent purgers, claims never blocked, and
+ * the delete going through the {@code processed_at} index. Slow batches are made with a trigger that sleeps.
+ */
+@ExtendWith(ArquillianExtension.class)
+class PurgeIT {
+
+    /** Markers older than a year are expired; the ones the tests arrange are from 2001. */
+    private static final Duration RETENTION = Duration.ofDays(365);
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(PurgeIT.class);
+    }
+
+    @EJB
+    InboxPurger purger;
+
+    @Inject
+    InboxRepository inbox;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    UserTransaction transaction;
+
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    ManagedExecutorService executor;
+
+    @BeforeEach
+    void emptyTheInbox() {
+        TestDatabase.update("TRUNCATE " + INBOX);
+    }
+
+    @AfterEach
+    void dropTriggers() {
+        TestDatabase.update("DROP TRIGGER IF EXISTS slow_delete ON " + INBOX);
+        TestDatabase.update("DROP TRIGGER IF EXISTS poisoned_delete ON " + INBOX);
+    }
+
+    /** Inserts expired markers 1 s apart, oldest first, from 2001-01-01. */
+    private static void insertExpired(String scope, int count) {
+        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
+                + "SELECT ?, 'expired-' || i, timestamptz '2001-01-01 00:00:00+00' + i * interval '1 second' "
+                + "FROM generate_series(1, ?) AS i", scope, count);
+    }
+
+    private static void insertFresh(String scope, int count) {
+        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id) "
+                + "SELECT ?, 'fresh-' || i FROM generate_series(1, ?) AS i", scope, count);
+    }
+
+    private static long count() {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + INBOX);
+    }
+
+    /** Makes every DELETE statement on the inbox sleep first, so that a purge takes a while. */
+    private static void slowDeletes(double secondsPerStatement) {
+        TestDatabase.update("CREATE OR REPLACE FUNCTION " + TestDatabase.SCHEMA + ".slow_delete() RETURNS trigger "
+                + "LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(" + secondsPerStatement + "); RETURN NULL; END $$");
+        TestDatabase.update("CREATE TRIGGER slow_delete BEFORE DELETE ON " + INBOX
+                + " FOR EACH STATEMENT EXECUTE FUNCTION " + TestDatabase.SCHEMA + ".slow_delete()");
+    }
+
+    @Test
+    void deletesExactlyTheExpiredMarkersAndKeepsTheNewerOnes() {
+        insertExpired("orders", 95);
+        insertFresh("orders", 10);
+        assertEquals(95, purger.purgeExpired(RETENTION, 10));
+        assertEquals(10, count());
+        assertEquals(10, TestDatabase.queryLong("SELECT count(*) FROM " + INBOX + " WHERE message_id LIKE 'fresh-%'"));
+        assertEquals(0, purger.purgeExpired(RETENTION, 10), "nothing left to purge");
+    }
+
+    @Test
+    void eachBatchCommitsOnItsOwnWhileThePurgeRuns() throws Exception {
+        insertExpired("orders", 50);
+        slowDeletes(0.3);
+        Set<Long> seen = new TreeSet<>();
+        AtomicBoolean purging = new AtomicBoolean(true);
+        CompletableFuture<Void> watcher = CompletableFuture.runAsync(() -> {
+            while (purging.get()) {
+                seen.add(count());
+                sleep(20);
+            }
+        });
+        long purged = purger.purgeExpired(RETENTION, 10);
+        purging.set(false);
+        watcher.get(10, TimeUnit.SECONDS);
+
+        assertEquals(50, purged);
+        assertEquals(0, count());
+        List<Long> between = new ArrayList<>(seen);
+        between.removeIf(n -> n == 0 || n == 50);
+        assertTrue(between.size() >= 2, "a second connection saw no batches committed during the purge: " + seen);
+        assertTrue(between.stream().allMatch(n -> n % 10 == 0), "partial batches seen: " + seen);
+    }
+
+    @Test
+    void twoConcurrentPurgersDeleteDisjointSetsThatAddUpToAll() throws Exception {
+        insertExpired("orders", 200);
+        slowDeletes(0.05);
+        Future<Long> first = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
+        Future<Long> second = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
+        long a = first.get(60, TimeUnit.SECONDS);
+        long b = second.get(60, TimeUnit.SECONDS);
+
+        assertEquals(200, a + b, "deleted " + a + " + " + b);
+        assertTrue(a > 0 && b > 0, "the purgers did not overlap: " + a + " + " + b);
+        assertEquals(0, count());
+    }
+
+    @Test
+    void claimsOfNewMessagesDoNotWaitForAPurge() throws Exception {
+        insertExpired("orders", 40);
+        slowDeletes(0.5);
+        AtomicBoolean watching = new AtomicBoolean(true);
+        Set<String> claimsWaitingOnLocks = new TreeSet<>();
+        Future<Long> purge = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
+        CompletableFuture<Void> watcher = CompletableFuture.runAsync(() -> {
+            while (watching.get()) {
+                claimsWaitingOnLocks.addAll(claimsWaitingOnLocks());
+                sleep(10);
+            }
+        });
+        try {
+            awaitPurgeDeleting();
+            for (int i = 0; i < 5; i++) {
+                String id = "ID:" + UUID.randomUUID();
+                long started = System.nanoTime();
+                assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                assertTrue(millis < 400, "a claim took " + millis + " ms while a batch sleeps 500 ms");
+                assertEquals(1, markers(INBOX, "orders", id));
+            }
+            assertFalse(purge.isDone(), "the purge ended before the claims: they proved nothing");
+        } finally {
+            watching.set(false);
+            watcher.get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(40, purge.get(60, TimeUnit.SECONDS));
+        assertTrue(claimsWaitingOnLocks.isEmpty(), "claims waited on locks: " + claimsWaitingOnLocks);
+    }
+
+    private static Set<String> claimsWaitingOnLocks() {
+        Set<String> waiting = new TreeSet<>();
+        try (Connection connection = TestDatabase.connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT pid, query FROM pg_stat_activity "
+                        + "WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO \"inbox\"%'")) {
+            while (rows.next()) {
+                waiting.add(rows.getInt(1) + ": " + rows.getString(2));
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return waiting;
+    }
+
+    private static void awaitPurgeDeleting() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'DELETE FROM \"inbox\"%' "
+                + "AND state = 'active'") == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the purge never started deleting");
+            }
+            sleep(10);
+        }
+    }
+
+    @Test
+    void aFailedBatchLeavesTheEarlierBatchesDeleted() {
+        insertExpired("orders", 25);
+        // The newest expired marker (purged last) cannot be deleted.
+        TestDatabase.update("CREATE OR REPLACE FUNCTION " + TestDatabase.SCHEMA + ".poisoned_delete() "
+                + "RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                + "IF OLD.message_id = 'expired-25' THEN RAISE EXCEPTION 'poisoned marker'; END IF; "
+                + "RETURN OLD; END $$");
+        TestDatabase.update("CREATE TRIGGER poisoned_delete BEFORE DELETE ON " + INBOX
+                + " FOR EACH ROW EXECUTE FUNCTION " + TestDatabase.SCHEMA + ".poisoned_delete()");
+
+        assertThrows(EJBException.class, () -> purger.purgeExpired(RETENTION, 10));
+        assertEquals(5, count(), "the first two batches stay deleted, the third rolled back");
+        assertEquals(1, markers(INBOX, "orders", "expired-25"));
+    }
+
+    @Test
+    void theDeleteUsesTheProcessedAtIndex() throws Exception {
+        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
+                + "SELECT 'orders', 'm-' || i, now() - i * interval '1 minute' FROM generate_series(1, 20000) AS i");
+        TestDatabase.update("ANALYZE " + INBOX);
+        Instant cutoff = Instant.now().minus(Duration.ofMinutes(19_500));
+        assertEquals(100, (int) Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(cutoff, 100)));
+
+        // The statement exactly as the repository issued it, explained with the same parameters.
+        String sql = RecordedSql.last("DELETE FROM");
+        StringBuilder plan = new StringBuilder();
+        try (Connection connection = TestDatabase.connect()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SET search_path TO " + TestDatabase.SCHEMA);
+            }
+            try (PreparedStatement explain = TestDatabase.prepare(connection, "EXPLAIN " + sql,
+                    cutoff.toString(), 100); ResultSet rows = explain.executeQuery()) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+        }
+        assertTrue(plan.toString().contains("Index Scan using inbox_processed_at_idx"), plan.toString());
+        assertFalse(plan.toString().contains("Seq Scan"), plan.toString());
+    }
+
+    @Test
+    void refusesBadArgumentsAsTheyAre() {
+        assertEquals("batchSize must be between 1 and 100000, but is 0",
+                assertThrows(InvalidPurgeArgumentException.class, () -> purger.purgeExpired(RETENTION, 0))
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> purger.purgeExpired(RETENTION, InboxPurger.MAX_BATCH_SIZE + 1));
+        assertThrows(IllegalArgumentException.class, () -> purger.purgeExpired(Duration.ZERO, 10));
+        assertThrows(IllegalArgumentException.class, () -> purger.purgeExpired(Duration.ofDays(-1), 10));
+        assertThrows(IllegalArgumentException.class, () -> purger.purgeExpired(null, 10));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.ejb.InboxPurger;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Deployments;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The purge driven by a non-persistent EJB timer, as an application schedules it, on Payara Micro with Hazelcast off. */
+@ExtendWith(ArquillianExtension.class)
+class PurgeScheduleIT {
+
+    /** The application's scheduler: every two seconds here; every few minutes in production. */
+    @Singleton
+    public static class InboxCleanup {
+
+        static final AtomicInteger RUNS = new AtomicInteger();
+
+        @EJB
+        InboxPurger purger;
+
+        @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false)
+        void purge() {
+            purger.purgeExpired(Duration.ofDays(365), 1_000);
+            RUNS.incrementAndGet();
+        }
+    }
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(PurgeScheduleIT.class);
+    }
+
+    @Test
+    void theScheduledPurgeDeletesExpiredMarkers() throws InterruptedException {
+        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
+                + "SELECT 'scheduled', 'expired-' || i, timestamptz '2001-01-01 00:00:00+00' "
+                + "FROM generate_series(1, 30) AS i");
+        int runsBefore = InboxCleanup.RUNS.get();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (TestDatabase.queryLong("SELECT count(*) FROM " + INBOX + " WHERE scope = 'scheduled'") > 0) {
+            assertTrue(System.nanoTime() < deadline, "the scheduled purge did not delete the expired markers");
+            Thread.sleep(200);
+        }
+        assertTrue(InboxCleanup.RUNS.get() > runsBefore, "the timer did not run");
+    }
+}
