@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the txinbox sample: builds it, starts PostgreSQL and Payara Server (all on 127.0.0.1), deploys the EAR,
+# sends a demo batch of orders and prints what became of them. Ctrl+C stops everything.
+#   ear-sample/run.sh           run, and keep running until Ctrl+C
+#   ear-sample/run.sh --check   run, check the outcome, stop, and exit non-zero on a mismatch (used by CI)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if ! command -v java >/dev/null 2>&1; then
+    echo "The sample needs Java 17 or newer, and found no java on the PATH." >&2
+    exit 2
+fi
+java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+if [ -z "$java_major" ] || [ "${java_major%%.*}" -lt 17 ] 2>/dev/null; then
+    echo "The sample needs Java 17 or newer; this java is version ${java_major:-unknown} ($(command -v java))." >&2
+    exit 2
+fi
+if ! command -v mvn >/dev/null 2>&1; then
+    echo "The sample needs Maven 3.8 or newer on the PATH (Debian: apt-get install maven)." >&2
+    exit 2
+fi
+
+echo "Building the library and the sample (Maven; the first run downloads Payara Server and PostgreSQL)..."
+mvn -B -q -DskipTests -pl ear-sample/sample-launcher -am package
+
+launcher=ear-sample/sample-launcher/target
+mkdir -p "$launcher/tmp"
+exec java -Djava.io.tmpdir="$launcher/tmp" -cp "$launcher/classes:$(cat "$launcher/classpath.txt")" \
+    -Dsample.target="$launcher" \
+    io.github.txinbox.sample.launcher.SampleLauncher "$@"

@@ -1,0 +1,117 @@
+package io.github.txinbox.sample.web;
+
+import io.github.txinbox.sample.Counters;
+import io.github.txinbox.sample.Invoicing;
+import io.github.txinbox.sample.OrderPlacedListener;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import jakarta.jms.QueueBrowser;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/** Sends orders (with deliberate duplicates and failures) and reports what became of them. */
+@Path("orders")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class OrdersResource {
+
+    @Inject
+    JMSContext jms;
+
+    @Resource(lookup = "jms/OrderPlaced")
+    Queue queue;
+
+    @EJB
+    Counters counters;
+
+    @EJB
+    Invoicing invoicing;
+
+    /**
+     * Sends a demo batch: {@code orders} distinct orders, the first {@code duplicates} of them sent a second time,
+     * and {@code failing} of them (from the end) flagged to fail on their first delivery.
+     *
+     * @return what was sent
+     */
+    @POST
+    @Path("demo")
+    public Map<String, Object> demo(@QueryParam("orders") @DefaultValue("100") int orders,
+            @QueryParam("duplicates") @DefaultValue("20") int duplicates,
+            @QueryParam("failing") @DefaultValue("5") int failing) {
+        if (orders < 1 || orders > 100_000 || duplicates < 0 || duplicates > orders || failing < 0
+                || failing > orders) {
+            throw new BadRequestException("Need 1 <= orders <= 100000, 0 <= duplicates <= orders, "
+                    + "0 <= failing <= orders");
+        }
+        String batch = UUID.randomUUID().toString().substring(0, 8);
+        int sent = 0;
+        for (int i = 0; i < orders; i++) {
+            String orderId = "order-" + batch + "-" + i;
+            boolean failFirst = i >= orders - failing;
+            int copies = i < duplicates ? 2 : 1;
+            for (int copy = 0; copy < copies; copy++) {
+                send(orderId, 10 + i % 90, failFirst);
+                sent++;
+            }
+        }
+        counters.sent(sent);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("batch", batch);
+        result.put("orders", orders);
+        result.put("messagesSent", sent);
+        result.put("duplicatesSent", duplicates);
+        result.put("failingFirstDelivery", failing);
+        return result;
+    }
+
+    private void send(String orderId, int amount, boolean failFirst) {
+        try {
+            Message message = jms.createMessage();
+            message.setStringProperty(OrderPlacedListener.ORDER_ID, orderId);
+            message.setStringProperty(OrderPlacedListener.AMOUNT, Integer.toString(amount));
+            message.setBooleanProperty(OrderPlacedListener.FAIL_FIRST, failFirst);
+            jms.createProducer().send(queue, message);
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not send order " + orderId, e);
+        }
+    }
+
+    /**
+     * Reports the counters, the table counts and the queue's depth.
+     *
+     * @return the status
+     */
+    @GET
+    @Path("status")
+    public Map<String, Object> status() {
+        Map<String, Object> status = new LinkedHashMap<>(counters.snapshot());
+        status.putAll(invoicing.tableCounts());
+        status.put("queued", depth(queue));
+        status.put("deadLettered", depth(jms.createQueue("mq.sys.dmq")));
+        return status;
+    }
+
+    private int depth(Queue destination) {
+        try (QueueBrowser browser = jms.createBrowser(destination)) {
+            return Collections.list(browser.getEnumeration()).size();
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not browse " + destination, e);
+        }
+    }
+}
