@@ -28,7 +28,8 @@ import java.lang.annotation.Target;
  *       is a duplicate.</li>
  *   <li><b>retry</b>: the method returns {@link InboxResult#retry(String)} or throws {@link InboxRetryException}:
  *       the transaction is marked for rollback, so the method's writes and the marker roll back together, and the
- *       call returns normally. The broker redelivers according to its own redelivery settings.</li>
+ *       call returns normally (or, with {@link #rethrowRetry()}, throws {@link InboxRetryException}). The broker
+ *       redelivers according to its own redelivery settings.</li>
  *   <li><b>failure</b>: the method throws anything else: the transaction is marked for rollback and the exception is
  *       rethrown unchanged.</li>
  *   <li><b>no id</b>: the message has no id under the configured key: {@link MissingMessageIdException}, and the
@@ -71,4 +72,19 @@ public @interface Inbox {
      */
     @Nonbinding
     Class<? extends MessageIdResolver> resolver() default MessageIdResolver.class;
+
+    /**
+     * How a retry leaves the method. {@code false} (the default): the transaction is marked for rollback and the call
+     * returns normally, which suits brokers that space and limit redeliveries of rolled-back messages themselves
+     * (ActiveMQ Artemis: {@code redelivery-delay}, {@code max-delivery-attempts}). {@code true}: the transaction is
+     * marked for rollback and an {@link InboxRetryException} is thrown out of the method, for resource adapters that
+     * space and limit redeliveries only after an exception: OpenMQ redelivers a merely rolled-back message at once and
+     * without limit, but honours its {@code endpointExceptionRedeliveryAttempts} and
+     * {@code endpointExceptionRedeliveryInterval} activation properties after an exception. The container then logs
+     * the exception and, for an EJB, discards the bean instance.
+     *
+     * @return whether a retry is thrown rather than returned
+     */
+    @Nonbinding
+    boolean rethrowRetry() default false;
 }

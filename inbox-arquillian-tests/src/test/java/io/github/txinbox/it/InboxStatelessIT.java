@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxResult;
+import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
 import io.github.txinbox.it.app.TestDatabase;
@@ -105,6 +106,17 @@ class InboxStatelessIT {
         assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry-exception"));
         assertEquals(0, invoices(orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
+    }
+
+    @Test
+    void aRethrownRetryRollsBackAndLeavesAsInboxRetryException() {
+        String orderId = newOrderId();
+        EJBException e = assertThrows(EJBException.class, () -> service.retryRethrown(orderId));
+        assertTrue(e.getCause() instanceof InboxRetryException, String.valueOf(e.getCause()));
+        assertEquals("rethrown for the resource adapter", e.getCause().getMessage());
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(INBOX, "rethrow", orderId));
+        assertEquals(1, calls(orderId));
     }
 
     @Test

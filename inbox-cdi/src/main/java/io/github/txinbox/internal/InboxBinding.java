@@ -23,9 +23,11 @@ import java.util.List;
  * @param resolver          the resolver's bean class, or {@code null} when the id comes from a JMS message
  * @param messageParameter  the index of the JMS message parameter, or -1 when a resolver is used
  * @param returnsInboxResult whether the method returns {@link InboxResult} (else {@code void})
+ * @param rethrowRetry       whether a retry throws {@link io.github.txinbox.InboxRetryException} out of the method
  */
 public record InboxBinding(String description, String scope, String key,
-        Class<? extends MessageIdResolver> resolver, int messageParameter, boolean returnsInboxResult) {
+        Class<? extends MessageIdResolver> resolver, int messageParameter, boolean returnsInboxResult,
+        boolean rethrowRetry) {
 
     private static final String EJB_TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
     private static final String EJB_TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
@@ -52,7 +54,8 @@ public record InboxBinding(String description, String scope, String key,
                 inbox.key(),
                 resolver,
                 resolver == null ? messageParameter(method) : -1,
-                method.getReturnType() == InboxResult.class);
+                method.getReturnType() == InboxResult.class,
+                inbox.rethrowRetry());
     }
 
     /**

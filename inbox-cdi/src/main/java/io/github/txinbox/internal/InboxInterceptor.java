@@ -93,6 +93,9 @@ public class InboxInterceptor {
         } catch (InboxRetryException e) {
             String reason = e.getMessage() == null ? "no reason given" : e.getMessage();
             retry(binding, messageId, reason);
+            if (binding.rethrowRetry()) {
+                throw e;
+            }
             return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
         } catch (Exception | Error e) {
             markRollbackOnly(e);
@@ -101,7 +104,12 @@ public class InboxInterceptor {
 
         InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
         switch (outcome.outcome()) {
-            case RETRY -> retry(binding, messageId, outcome.reason());
+            case RETRY -> {
+                retry(binding, messageId, outcome.reason());
+                if (binding.rethrowRetry()) {
+                    throw new InboxRetryException(outcome.reason());
+                }
+            }
             case SKIPPED -> LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
                     + binding.description() + ": " + outcome.reason());
             default -> LOG.fine(() -> "Processed " + messageId + " in scope " + binding.scope() + " by "

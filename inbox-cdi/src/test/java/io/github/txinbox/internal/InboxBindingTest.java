@@ -38,7 +38,7 @@ class InboxBindingTest {
             return InboxResult.processed();
         }
 
-        @Inbox(resolver = OrderIds.class)
+        @Inbox(resolver = OrderIds.class, rethrowRetry = true)
         public void byResolver(String orderId) {
         }
 
@@ -129,6 +129,7 @@ class InboxBindingTest {
         assertNull(binding.resolver());
         assertEquals(0, binding.messageParameter());
         assertFalse(binding.returnsInboxResult());
+        assertFalse(binding.rethrowRetry());
         assertEquals(Listener.class.getName() + ".onMessage", binding.description());
     }
 
@@ -146,6 +147,7 @@ class InboxBindingTest {
         InboxBinding binding = InboxBinding.of(Handlers.class, method(Handlers.class, "byResolver"));
         assertEquals(OrderIds.class, binding.resolver());
         assertEquals(-1, binding.messageParameter());
+        assertTrue(binding.rethrowRetry());
         assertNull(InboxBinding.of(Handlers.class, method(Handlers.class, "defaultResolverIsNone")).resolver());
     }
 

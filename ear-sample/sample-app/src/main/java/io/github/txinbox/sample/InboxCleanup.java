@@ -1,17 +1,25 @@
 package io.github.txinbox.sample;
 
 import io.github.txinbox.ejb.InboxPurger;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
-import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
 import java.time.Duration;
 import java.util.logging.Logger;
 
 /**
- * Purges expired inbox markers every five minutes. The retention comes from the system property
- * {@code sample.inbox.retention} (an ISO-8601 duration; default {@code P7D}): it must outlast the broker's
- * redelivery horizon, since a message redelivered after its marker is gone is processed again.
+ * Purges expired inbox markers on a schedule: a non-persistent interval timer (a missed run needs no catching up:
+ * the next one deletes whatever expired meanwhile). Its settings are system properties, ISO-8601 durations:
+ * {@code sample.inbox.retention} (default {@code P7D}), which must outlast the broker's redelivery horizon since a
+ * message redelivered after its marker is gone is processed again, and {@code sample.inbox.purge-interval} (default
+ * {@code PT5M}).
  */
+@Startup
 @Singleton
 public class InboxCleanup {
 
@@ -20,10 +28,21 @@ public class InboxCleanup {
     @EJB
     InboxPurger purger;
 
-    // Not persistent: a missed run needs no catching up, the next one deletes whatever expired meanwhile.
-    @Schedule(hour = "*", minute = "*/5", persistent = false)
+    @Resource
+    TimerService timers;
+
+    private Duration retention;
+
+    @PostConstruct
+    void schedule() {
+        retention = Duration.parse(System.getProperty("sample.inbox.retention", "P7D"));
+        Duration interval = Duration.parse(System.getProperty("sample.inbox.purge-interval", "PT5M"));
+        timers.createIntervalTimer(interval.toMillis(), interval.toMillis(), new TimerConfig("inbox purge", false));
+        LOG.info(() -> "Purging inbox markers older than " + retention + " every " + interval);
+    }
+
+    @Timeout
     void purge() {
-        Duration retention = Duration.parse(System.getProperty("sample.inbox.retention", "P7D"));
         long deleted = purger.purgeExpired(retention, 1_000);
         LOG.info(() -> "Purged " + deleted + " inbox markers older than " + retention);
     }

@@ -34,7 +34,7 @@ public class Invoicing {
                 "invoicedOrders", count("SELECT count(DISTINCT order_id) FROM sample_invoice"),
                 "ordersInvoicedTwice", count("SELECT count(*) FROM (SELECT order_id FROM sample_invoice "
                         + "GROUP BY order_id HAVING count(*) > 1) AS twice"),
-                "markers", count("SELECT count(*) FROM inbox"));
+                "markers", count("SELECT count(*) FROM inbox WHERE scope = 'order-placed'"));
     }
 
     private long count(String sql) {

@@ -1,6 +1,7 @@
 package io.github.txinbox.sample;
 
 import io.github.txinbox.Inbox;
+import io.github.txinbox.InboxRetryException;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDriven;
@@ -12,8 +13,13 @@ import java.math.BigDecimal;
 /**
  * Turns "order placed" messages into invoices, once per order: {@code @Inbox} claims the order id (the message
  * property {@value #ORDER_ID}) in this MDB's transaction, so a duplicate, whether sent twice or redelivered, is
- * acknowledged without a second invoice. An order flagged {@value #FAIL_FIRST} fails on its first delivery; the
- * transaction rolls back and OpenMQ delivers it again (see the activation properties).
+ * acknowledged without a second invoice.
+ *
+ * <p>An order flagged {@value #FAIL_FIRST} asks for a retry on its first delivery, one flagged {@value #POISON} on
+ * every delivery. On OpenMQ a retry must leave {@code onMessage} as an exception ({@code rethrowRetry}): the resource
+ * adapter then redelivers it after {@code endpointExceptionRedeliveryInterval} ms, at most
+ * {@code endpointExceptionRedeliveryAttempts} times, and then moves it to the dead-message queue {@code mq.sys.dmq}.
+ * (A transaction that is merely rolled back is redelivered at once, again and again.)
  */
 @Counted
 @MessageDriven(activationConfig = {
@@ -33,8 +39,11 @@ public class OrderPlacedListener implements MessageListener {
     /** The message property holding the amount. */
     public static final String AMOUNT = "amount";
 
-    /** A boolean message property: fail the first delivery of this order. */
+    /** A boolean message property: retry the first delivery of this order. */
     public static final String FAIL_FIRST = "failFirst";
+
+    /** A boolean message property: retry every delivery of this order, until the broker gives up. */
+    public static final String POISON = "poison";
 
     @EJB
     Invoicing invoicing;
@@ -43,16 +52,20 @@ public class OrderPlacedListener implements MessageListener {
     Counters counters;
 
     @Override
-    @Inbox(scope = "order-placed", key = ORDER_ID)
+    @Inbox(scope = "order-placed", key = ORDER_ID, rethrowRetry = true)
     public void onMessage(Message message) {
         counters.handled();
         try {
-            if (message.getBooleanProperty(FAIL_FIRST) && message.getIntProperty("JMSXDeliveryCount") == 1) {
+            String orderId = message.getStringProperty(ORDER_ID);
+            int delivery = message.getIntProperty("JMSXDeliveryCount");
+            counters.attempt(orderId, delivery);
+            if (message.getBooleanProperty(POISON)
+                    || message.getBooleanProperty(FAIL_FIRST) && delivery == 1) {
                 counters.failed();
-                throw new IllegalStateException("Simulated failure of the first delivery of order "
-                        + message.getStringProperty(ORDER_ID));
+                throw new InboxRetryException("order " + orderId + " cannot be invoiced yet (delivery " + delivery
+                        + ")");
             }
-            invoicing.invoice(message.getStringProperty(ORDER_ID), new BigDecimal(message.getStringProperty(AMOUNT)));
+            invoicing.invoice(orderId, new BigDecimal(message.getStringProperty(AMOUNT)));
         } catch (JMSException e) {
             throw new IllegalStateException("Cannot read " + message, e);
         }

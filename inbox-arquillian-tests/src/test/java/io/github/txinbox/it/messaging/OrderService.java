@@ -40,6 +40,19 @@ public class OrderService {
     }
 
     /**
+     * Invoices an order and asks for a retry, which leaves the method as an {@link InboxRetryException}.
+     *
+     * @param orderId the order, and the message id
+     * @return never returns normally
+     */
+    @Inbox(scope = "rethrow", resolver = OrderIdResolver.class, rethrowRetry = true)
+    public InboxResult retryRethrown(String orderId) {
+        Orders.recordCall("rethrow", orderId, 1);
+        orders.invoice("rethrow", orderId);
+        return InboxResult.retry("rethrown for the resource adapter");
+    }
+
+    /**
      * Places an order directly, with no message: the id comes from {@link OrderIdResolver}. Behaves as asked:
      * {@code skip} returns a skip and writes nothing; the others invoice the order, then {@code process} returns
      * processed, {@code retry} returns a retry, {@code retry-exception} throws {@link InboxRetryException} and

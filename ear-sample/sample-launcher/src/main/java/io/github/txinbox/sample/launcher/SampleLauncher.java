@@ -43,6 +43,8 @@ public final class SampleLauncher {
     private final Path target;
     private final boolean check;
     private EmbeddedPostgres postgres;
+    private String jdbcUrl;
+    private int postgresPort = -1;
     private Asadmin asadmin;
     private boolean domainStarted;
 
@@ -58,7 +60,7 @@ public final class SampleLauncher {
         ports.put(8181, "Payara HTTPS");
         ports.put(7676, "OpenMQ broker");
         ports.put(3700, "IIOP");
-        ports.put(8686, "JMX");
+        ports.put(4900, "Hazelcast");
         return ports;
     }
 
@@ -83,20 +85,28 @@ public final class SampleLauncher {
 
     private int run() {
         requireFreePorts();
-        String jdbcUrl = startDatabase();
+        jdbcUrl = startDatabase();
         Path payara = unpackPayara();
         asadmin = new Asadmin(payara);
         startDomain(jdbcUrl);
+        sql("INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
+                + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + EXPIRED_MARKERS + ") AS i "
+                + "ON CONFLICT DO NOTHING");
         deploy();
         Map<String, Long> before = status();
-        Map<String, Object> demo = post(BASE_URL + "/demo?orders=100&duplicates=20&failing=5");
+        Map<String, Object> demo = post(BASE_URL + "/demo?orders=100&duplicates=20&failing=5&poison=1");
         System.out.println("Sent " + demo.get("messagesSent") + " messages: " + demo.get("orders") + " orders, "
                 + demo.get("duplicatesSent") + " of them twice, " + demo.get("failingFirstDelivery")
-                + " failing on their first delivery.");
+                + " failing on their first delivery, and " + demo.get("poison") + " failing on every delivery.");
         Map<String, Long> after = awaitDrained(before, 100);
         printOutcome(before, after);
+        boolean purged = awaitPurge();
+        boolean loopbackOnly = printListeners(payara);
         if (check) {
-            return verify(before, after) ? 0 : 1;
+            boolean ok = verify(before, after) && purged && loopbackOnly;
+            System.out.println(ok ? "CHECK PASSED: every order invoiced exactly once, retries spaced and bounded, "
+                    + "expired markers purged, nothing listening beyond 127.0.0.1." : "CHECK FAILED");
+            return ok ? 0 : 1;
         }
         System.out.println();
         System.out.println("The sample is running. Look at it:");
@@ -109,6 +119,75 @@ public final class SampleLauncher {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** Expired markers the launcher plants, for the scheduled purge to remove. */
+    private static final int EXPIRED_MARKERS = 50;
+
+    private boolean awaitPurge() {
+        System.out.print("Waiting for the scheduled purge to delete " + EXPIRED_MARKERS + " expired markers");
+        long deadline = System.nanoTime() + Duration.ofSeconds(check ? 90 : 20).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (count("SELECT count(*) FROM inbox WHERE scope = 'expired-demo'") == 0) {
+                done();
+                return true;
+            }
+            System.out.print(".");
+            sleep(1_000);
+        }
+        String message = check ? " CHECK FAILED: the expired markers are still there"
+                : " not yet (the purge runs every " + purgeInterval() + ")";
+        System.out.println(message);
+        return false;
+    }
+
+    private String purgeInterval() {
+        return check ? "PT5S" : "PT5M";
+    }
+
+    private boolean printListeners(Path payara) {
+        long pid;
+        try {
+            pid = Long.parseLong(Files.readString(payara.resolve("glassfish/domains/domain1/config/pid")).trim());
+        } catch (IOException | NumberFormatException e) {
+            throw new LauncherException("Cannot read Payara's pid file: " + e.getMessage());
+        }
+        java.util.List<String> sockets = new java.util.ArrayList<>(LoopbackCheck.listeners(LoopbackCheck.ofProcess(pid)));
+        if (postgresPort > 0) {
+            sockets.addAll(LoopbackCheck.listeners(LoopbackCheck.onPort(postgresPort)));
+        }
+        java.util.List<String> exposed = sockets.stream().filter(line -> !LoopbackCheck.onLoopback(line)).toList();
+        System.out.println("Listening sockets of Payara (pid " + pid + ") and PostgreSQL: " + sockets.size()
+                + ", beyond 127.0.0.1: " + exposed.size());
+        exposed.forEach(line -> System.out.println("  EXPOSED: " + line));
+        if (sockets.isEmpty()) {
+            System.out.println("CHECK FAILED: ss showed no listening sockets at all");
+            return false;
+        }
+        return exposed.isEmpty();
+    }
+
+    private void sql(String statement) {
+        try (Connection connection = connect(); Statement s = connection.createStatement()) {
+            s.execute(statement);
+        } catch (SQLException e) {
+            throw new LauncherException("SQL failed (" + statement + "): " + e.getMessage());
+        }
+    }
+
+    private long count(String query) {
+        try (Connection connection = connect(); Statement s = connection.createStatement();
+                java.sql.ResultSet rows = s.executeQuery(query)) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new LauncherException("SQL failed (" + query + "): " + e.getMessage());
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, System.getProperty("sample.db.user"),
+                System.getProperty("sample.db.password"));
     }
 
     private static void requireFreePorts() {
@@ -140,7 +219,8 @@ public final class SampleLauncher {
             } catch (IOException e) {
                 throw new LauncherException("PostgreSQL did not start: " + e.getMessage());
             }
-            url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+            postgresPort = postgres.getPort();
+            url = "jdbc:postgresql://127.0.0.1:" + postgresPort + "/postgres";
             done();
         } else {
             System.out.println("Using the PostgreSQL server named by TXINBOX_SAMPLE_DB_URL: " + url);
@@ -204,7 +284,7 @@ public final class SampleLauncher {
             asadmin.run("undeploy", "txinbox-sample");
         }
         progress("Configuring the domain (loopback only, datasource settings, queue)");
-        DomainSetup.configure(asadmin, jdbcUrl);
+        DomainSetup.configure(asadmin, jdbcUrl, purgeInterval());
         asadmin.run("restart-domain", "domain1");
         done();
     }
@@ -225,7 +305,8 @@ public final class SampleLauncher {
             sleep(500);
             status = status();
             boolean drained = status.get("queued") == 0
-                    && status.get("invoicedOrders") - before.get("invoicedOrders") >= orders;
+                    && status.get("invoicedOrders") - before.get("invoicedOrders") >= orders
+                    && status.get("deadLettered") - before.get("deadLettered") >= 1;
             quiet = drained && status.get("deliveries") == lastDeliveries ? quiet + 1 : 0;
             lastDeliveries = status.get("deliveries");
             System.out.print(".");
@@ -252,8 +333,9 @@ public final class SampleLauncher {
         row("orders invoiced", before, after, "invoicedOrders");
         row("orders invoiced twice", before, after, "ordersInvoicedTwice");
         row("inbox markers", before, after, "markers");
-        row("dead-lettered", before, after, "deadLettered");
+        row("dead-lettered (mq.sys.dmq)", before, after, "deadLettered");
         row("still queued", before, after, "queued");
+        System.out.printf("  %-31s  %5d%n", "shortest wait before a retry, ms", after.get("shortestRetryGapMillis"));
     }
 
     private static void row(String label, Map<String, Long> before, Map<String, Long> after, String key) {
@@ -263,13 +345,15 @@ public final class SampleLauncher {
 
     private static boolean verify(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> expected = new LinkedHashMap<>();
-        expected.put("sent", 120L);
+        // 100 orders + 20 duplicates + 1 poison order; 5 orders retried once, the poison one 1 + 3 times.
+        expected.put("sent", 121L);
         expected.put("invoices", 100L);
         expected.put("invoicedOrders", 100L);
         expected.put("ordersInvoicedTwice", 0L);
         expected.put("markers", 100L);
-        expected.put("failures", 5L);
-        expected.put("deadLettered", 0L);
+        expected.put("failures", 9L);
+        expected.put("redeliveries", 8L);
+        expected.put("deadLettered", 1L);
         boolean ok = true;
         for (Map.Entry<String, Long> entry : expected.entrySet()) {
             long actual = after.get(entry.getKey()) - before.get(entry.getKey());
@@ -284,11 +368,16 @@ public final class SampleLauncher {
             System.out.println("CHECK FAILED: duplicatesSkipped is " + duplicates + ", expected at least 20");
             ok = false;
         }
+        long gap = after.get("shortestRetryGapMillis");
+        if (gap < 900) {
+            System.out.println("CHECK FAILED: a retry came " + gap + " ms after the attempt before it; expected "
+                    + "about 1000 (endpointExceptionRedeliveryInterval)");
+            ok = false;
+        }
         if (after.get("queued") != 0) {
             System.out.println("CHECK FAILED: " + after.get("queued") + " messages still queued");
             ok = false;
         }
-        System.out.println(ok ? "CHECK PASSED: every order invoiced exactly once." : "CHECK FAILED");
         return ok;
     }
 

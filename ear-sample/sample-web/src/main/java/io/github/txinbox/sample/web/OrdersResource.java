@@ -45,7 +45,8 @@ public class OrdersResource {
 
     /**
      * Sends a demo batch: {@code orders} distinct orders, the first {@code duplicates} of them sent a second time,
-     * and {@code failing} of them (from the end) flagged to fail on their first delivery.
+     * {@code failing} of them (from the end) flagged to fail on their first delivery, and {@code poison} more orders
+     * that fail on every delivery.
      *
      * @return what was sent
      */
@@ -53,11 +54,12 @@ public class OrdersResource {
     @Path("demo")
     public Map<String, Object> demo(@QueryParam("orders") @DefaultValue("100") int orders,
             @QueryParam("duplicates") @DefaultValue("20") int duplicates,
-            @QueryParam("failing") @DefaultValue("5") int failing) {
+            @QueryParam("failing") @DefaultValue("5") int failing,
+            @QueryParam("poison") @DefaultValue("1") int poison) {
         if (orders < 1 || orders > 100_000 || duplicates < 0 || duplicates > orders || failing < 0
-                || failing > orders) {
+                || failing > orders || poison < 0 || poison > 100) {
             throw new BadRequestException("Need 1 <= orders <= 100000, 0 <= duplicates <= orders, "
-                    + "0 <= failing <= orders");
+                    + "0 <= failing <= orders, 0 <= poison <= 100");
         }
         String batch = UUID.randomUUID().toString().substring(0, 8);
         int sent = 0;
@@ -66,9 +68,13 @@ public class OrdersResource {
             boolean failFirst = i >= orders - failing;
             int copies = i < duplicates ? 2 : 1;
             for (int copy = 0; copy < copies; copy++) {
-                send(orderId, 10 + i % 90, failFirst);
+                send(orderId, 10 + i % 90, failFirst, false);
                 sent++;
             }
+        }
+        for (int i = 0; i < poison; i++) {
+            send("poison-" + batch + "-" + i, 1, false, true);
+            sent++;
         }
         counters.sent(sent);
         Map<String, Object> result = new LinkedHashMap<>();
@@ -77,15 +83,17 @@ public class OrdersResource {
         result.put("messagesSent", sent);
         result.put("duplicatesSent", duplicates);
         result.put("failingFirstDelivery", failing);
+        result.put("poison", poison);
         return result;
     }
 
-    private void send(String orderId, int amount, boolean failFirst) {
+    private void send(String orderId, int amount, boolean failFirst, boolean poison) {
         try {
             Message message = jms.createMessage();
             message.setStringProperty(OrderPlacedListener.ORDER_ID, orderId);
             message.setStringProperty(OrderPlacedListener.AMOUNT, Integer.toString(amount));
             message.setBooleanProperty(OrderPlacedListener.FAIL_FIRST, failFirst);
+            message.setBooleanProperty(OrderPlacedListener.POISON, poison);
             jms.createProducer().send(queue, message);
         } catch (JMSException e) {
             throw new IllegalStateException("Could not send order " + orderId, e);
