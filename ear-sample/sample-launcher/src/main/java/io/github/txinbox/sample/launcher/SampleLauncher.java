@@ -100,13 +100,17 @@ public final class SampleLauncher {
                 + " failing on their first delivery, and " + demo.get("poison") + " failing on every delivery.");
         Map<String, Long> after = awaitDrained(before, 100);
         printOutcome(before, after);
-        boolean purged = awaitPurge();
-        boolean loopbackOnly = printListeners(payara);
+        Checks checks = new Checks();
+        checks.expect("scheduled purge", awaitPurge(), "the expired markers are still there");
+        checks.expect("loopback only", printListeners(payara), "see the sockets above");
         if (check) {
-            boolean ok = verify(before, after) && purged && loopbackOnly;
-            System.out.println(ok ? "CHECK PASSED: every order invoiced exactly once, retries spaced and bounded, "
-                    + "expired markers purged, nothing listening beyond 127.0.0.1." : "CHECK FAILED");
-            return ok ? 0 : 1;
+            verify(before, after, checks);
+            System.out.println(checks.allPassed()
+                    ? "CHECK PASSED: every order invoiced exactly once, retries spaced and bounded, expired markers "
+                            + "purged, nothing listening beyond 127.0.0.1."
+                    : "CHECK FAILED");
+            System.out.println(checks.summary());
+            return checks.allPassed() ? 0 : 1;
         }
         System.out.println();
         System.out.println("The sample is running. Look at it:");
@@ -135,9 +139,7 @@ public final class SampleLauncher {
             System.out.print(".");
             sleep(1_000);
         }
-        String message = check ? " CHECK FAILED: the expired markers are still there"
-                : " not yet (the purge runs every " + purgeInterval() + ")";
-        System.out.println(message);
+        System.out.println(" not yet (the purge runs every " + purgeInterval() + ")");
         return false;
     }
 
@@ -160,11 +162,7 @@ public final class SampleLauncher {
         System.out.println("Listening sockets of Payara (pid " + pid + ") and PostgreSQL: " + sockets.size()
                 + ", beyond 127.0.0.1: " + exposed.size());
         exposed.forEach(line -> System.out.println("  EXPOSED: " + line));
-        if (sockets.isEmpty()) {
-            System.out.println("CHECK FAILED: ss showed no listening sockets at all");
-            return false;
-        }
-        return exposed.isEmpty();
+        return !sockets.isEmpty() && exposed.isEmpty();
     }
 
     private void sql(String statement) {
@@ -343,7 +341,7 @@ public final class SampleLauncher {
         System.out.printf("  %-31s  %5d%n", label, value);
     }
 
-    private static boolean verify(Map<String, Long> before, Map<String, Long> after) {
+    private static void verify(Map<String, Long> before, Map<String, Long> after, Checks checks) {
         Map<String, Long> expected = new LinkedHashMap<>();
         // 100 orders + 20 duplicates + 1 poison order; 5 orders retried once, the poison one 1 + 3 times.
         expected.put("sent", 121L);
@@ -354,31 +352,16 @@ public final class SampleLauncher {
         expected.put("failures", 9L);
         expected.put("redeliveries", 8L);
         expected.put("deadLettered", 1L);
-        boolean ok = true;
         for (Map.Entry<String, Long> entry : expected.entrySet()) {
-            long actual = after.get(entry.getKey()) - before.get(entry.getKey());
-            if (actual != entry.getValue()) {
-                System.out.println("CHECK FAILED: " + entry.getKey() + " is " + actual + ", expected "
-                        + entry.getValue());
-                ok = false;
-            }
+            checks.expectEqual(entry.getKey(), entry.getValue(),
+                    after.get(entry.getKey()) - before.get(entry.getKey()));
         }
         long duplicates = after.get("duplicatesSkipped") - before.get("duplicatesSkipped");
-        if (duplicates < 20) {
-            System.out.println("CHECK FAILED: duplicatesSkipped is " + duplicates + ", expected at least 20");
-            ok = false;
-        }
+        checks.expect("duplicatesSkipped", duplicates >= 20, "is " + duplicates + ", expected at least 20");
         long gap = after.get("shortestRetryGapMillis");
-        if (gap < 900) {
-            System.out.println("CHECK FAILED: a retry came " + gap + " ms after the attempt before it; expected "
-                    + "about 1000 (endpointExceptionRedeliveryInterval)");
-            ok = false;
-        }
-        if (after.get("queued") != 0) {
-            System.out.println("CHECK FAILED: " + after.get("queued") + " messages still queued");
-            ok = false;
-        }
-        return ok;
+        checks.expect("retry spacing", gap >= 900, "a retry came " + gap + " ms after the attempt before it; "
+                + "expected about 1000 (endpointExceptionRedeliveryInterval)");
+        checks.expectEqual("queued", 0, after.get("queued"));
     }
 
     private Map<String, Long> status() {
