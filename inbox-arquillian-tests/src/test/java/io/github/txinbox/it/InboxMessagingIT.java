@@ -65,6 +65,18 @@ class InboxMessagingIT {
     }
 
     @Test
+    void twentyConcurrentCopiesOfOneOrderAreInvoicedOnce() {
+        String orderId = newOrderId();
+        // Sent in a burst: the listener's four sessions take copies at once and race to claim the same key.
+        Broker.send("orders", Map.of(Orders.ORDER_ID, orderId), 20);
+        Broker.awaitDrained("orders", DRAIN);
+
+        assertEquals(1, invoices("orders", orderId));
+        assertEquals(1, markers(INBOX, OrdersListener.class.getName(), orderId));
+        assertEquals(1, calls("orders", orderId), "the handler ran once: once per successful claim");
+    }
+
+    @Test
     void aRetryRollsBackTheFirstDeliveryAndTheRedeliveryIsProcessed() throws InterruptedException {
         String orderId = newOrderId();
         String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "retry-first"));

@@ -73,13 +73,29 @@ public class InboxInterceptor {
         }
 
         String messageId;
-        boolean claimed;
         try {
             messageId = messageId(binding, invocation);
-            claimed = repository.claim(binding.scope(), messageId);
         } catch (Exception | Error e) {
             markRollbackOnly(e);
             throw e;
+        }
+        boolean claimed;
+        try {
+            claimed = repository.claim(binding.scope(), messageId);
+        } catch (RuntimeException e) {
+            markRollbackOnly(e);
+            if (!SqlStates.isTransactionConflict(e)) {
+                throw e;
+            }
+            // Under REPEATABLE READ or SERIALIZABLE, a concurrent transaction committed this marker after our
+            // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
+            // the committed marker: a retry, not a failure.
+            String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + SqlStates.of(e) + ")";
+            log(binding, messageId, reason);
+            if (binding.rethrowRetry()) {
+                throw new InboxRetryException(reason, e);
+            }
+            return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
         }
         if (!claimed) {
             LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
@@ -149,7 +165,11 @@ public class InboxInterceptor {
 
     private void retry(InboxBinding binding, String messageId, String reason) {
         transactions.setRollbackOnly();
-        LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " requested by "
+        log(binding, messageId, reason);
+    }
+
+    private static void log(InboxBinding binding, String messageId, String reason) {
+        LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
                 + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
     }
 

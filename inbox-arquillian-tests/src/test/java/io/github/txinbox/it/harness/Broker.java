@@ -25,14 +25,30 @@ public final class Broker {
      * @return the message's JMSMessageID
      */
     public static String send(String queue, Map<String, String> properties) {
+        return send(queue, properties, 1);
+    }
+
+    /**
+     * Sends copies of a text message (each a message of its own, with its own JMSMessageID) in one burst.
+     *
+     * @param queue      the queue
+     * @param properties the messages' string properties
+     * @param copies     how many to send
+     * @return the last message's JMSMessageID
+     */
+    public static String send(String queue, Map<String, String> properties, int copies) {
         try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(ArtemisSession.url());
                 JMSContext context = factory.createContext()) {
-            Message message = context.createTextMessage("order");
-            for (Map.Entry<String, String> property : properties.entrySet()) {
-                message.setStringProperty(property.getKey(), property.getValue());
+            String id = null;
+            for (int i = 0; i < copies; i++) {
+                Message message = context.createTextMessage("order");
+                for (Map.Entry<String, String> property : properties.entrySet()) {
+                    message.setStringProperty(property.getKey(), property.getValue());
+                }
+                context.createProducer().send(context.createQueue(queue), message);
+                id = message.getJMSMessageID();
             }
-            context.createProducer().send(context.createQueue(queue), message);
-            return message.getJMSMessageID();
+            return id;
         } catch (JMSException e) {
             throw new IllegalStateException("Could not send to " + queue, e);
         }
