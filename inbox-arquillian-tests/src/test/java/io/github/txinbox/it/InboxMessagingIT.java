@@ -108,6 +108,33 @@ class InboxMessagingIT {
         assertEquals(0, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "orderId = '" + orderId + "'"));
     }
 
+    /** Waits until the handler of the order stalls, and returns its connection's backend pid. */
+    private static long awaitStall(String orderId) {
+        Await.until(Duration.ofSeconds(20), "the handler to stall", () -> queryLong("SELECT count(*) FROM "
+                + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
+        return queryLong("SELECT pid FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId);
+    }
+
+    private static void release(String orderId) {
+        TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true WHERE order_id = ?",
+                orderId);
+    }
+
+    @Test
+    void aDatabaseConnectionKilledMidHandlerRollsBackAndTheRedeliveryIsProcessedOnce() {
+        String orderId = newOrderId();
+        String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "stall-first"));
+        long pid = awaitStall(orderId);
+        assertEquals(1, queryLong("SELECT CASE WHEN pg_terminate_backend(?) THEN 1 ELSE 0 END", (int) pid),
+                "the handler's connection was not terminated");
+        release(orderId);
+        Broker.awaitDrained("redelivery", DRAIN);
+
+        assertEquals(2, calls("redelivery", orderId));
+        assertEquals(1, invoices("redelivery", orderId));
+        assertEquals(1, markers(INBOX, "redelivery", messageId));
+    }
+
     @Test
     void aSkippedMessageLeavesAMarkerAndNoInvoiceAndIsNotHandledAgain() {
         String orderId = newOrderId();

@@ -91,6 +91,8 @@ public final class PostgresSession implements LauncherSessionListener {
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id uuid PRIMARY KEY, text text)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA
                     + ".invoice (id uuid PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_stall (order_id text PRIMARY KEY, "
+                    + "pid int NOT NULL, released boolean NOT NULL DEFAULT false)");
             // Written outside every JTA transaction, so that it also records attempts that roll back.
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "
                     + "order_id text NOT NULL, delivery int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");

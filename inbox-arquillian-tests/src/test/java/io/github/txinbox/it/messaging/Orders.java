@@ -8,12 +8,14 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The handler behind the test consumers. It records every call outside the transaction (so rolled-back attempts
  * count too), writes the invoice in the transaction, and then misbehaves as the message's {@code behaviour} property
  * asks, on the first delivery only: {@code retry-first} throws {@link InboxRetryException}, {@code fail-first}
- * throws an ordinary exception.
+ * throws an ordinary exception, {@code stall-first} publishes its database connection's backend pid and waits until
+ * the test releases it (meanwhile the test kills that connection).
  */
 @ApplicationScoped
 public class Orders {
@@ -44,6 +46,25 @@ public class Orders {
         }
         if (delivery == 1 && "fail-first".equals(behaviour)) {
             throw new IllegalStateException("simulated failure of the first delivery of " + orderId);
+        }
+        if (delivery == 1 && "stall-first".equals(behaviour)) {
+            stall(orderId);
+        }
+    }
+
+    private void stall(String orderId) {
+        Number pid = (Number) entityManager.createNativeQuery("SELECT pg_backend_pid()").getSingleResult();
+        TestDatabase.update("INSERT INTO " + TestDatabase.SCHEMA + ".handler_stall (order_id, pid) VALUES (?, ?)",
+                orderId, pid.intValue());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".handler_stall WHERE order_id = ? AND released", orderId) == 0) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
