@@ -136,6 +136,20 @@ class InboxMessagingIT {
     }
 
     @Test
+    void aFailedCommitLeavesNeitherInvoiceNorMarkerAndTheRedeliveryIsProcessedOnce() {
+        String orderId = newOrderId();
+        String messageId = Broker.send("redelivery",
+                Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "fail-commit-first"));
+        Broker.awaitDrained("redelivery", DRAIN);
+
+        assertEquals(2, calls("redelivery", orderId), "the commit failed, so the message came again");
+        assertEquals(1, invoices("redelivery", orderId));
+        assertEquals(1, markers(INBOX, "redelivery", messageId));
+        assertEquals(0, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".commit_guard WHERE order_id = ?",
+                orderId));
+    }
+
+    @Test
     void aSkippedMessageLeavesAMarkerAndNoInvoiceAndIsNotHandledAgain() {
         String orderId = newOrderId();
         Broker.send("service", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "skip"));

@@ -91,6 +91,10 @@ public final class PostgresSession implements LauncherSessionListener {
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id uuid PRIMARY KEY, text text)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA
                     + ".invoice (id uuid PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
+            // Every row here breaks its foreign key, which is checked only at commit.
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".guard_target (id text PRIMARY KEY)");
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".commit_guard (order_id text REFERENCES "
+                    + TestDatabase.SCHEMA + ".guard_target (id) DEFERRABLE INITIALLY DEFERRED)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_stall (order_id text PRIMARY KEY, "
                     + "pid int NOT NULL, released boolean NOT NULL DEFAULT false)");
             // Written outside every JTA transaction, so that it also records attempts that roll back.

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * count too), writes the invoice in the transaction, and then misbehaves as the message's {@code behaviour} property
  * asks, on the first delivery only: {@code retry-first} throws {@link InboxRetryException}, {@code fail-first}
  * throws an ordinary exception, {@code stall-first} publishes its database connection's backend pid and waits until
- * the test releases it (meanwhile the test kills that connection).
+ * the test releases it (meanwhile the test kills that connection), {@code fail-commit-first} writes a row that
+ * breaks a deferred foreign key, so that the commit itself fails.
  */
 @ApplicationScoped
 public class Orders {
@@ -49,6 +50,11 @@ public class Orders {
         }
         if (delivery == 1 && "stall-first".equals(behaviour)) {
             stall(orderId);
+        }
+        if (delivery == 1 && "fail-commit-first".equals(behaviour)) {
+            // Checked only when the transaction commits (or prepares, under XA).
+            entityManager.createNativeQuery("INSERT INTO " + TestDatabase.SCHEMA
+                    + ".commit_guard (order_id) VALUES (?1)").setParameter(1, orderId).executeUpdate();
         }
     }
 
