@@ -91,11 +91,7 @@ public class InboxInterceptor {
             // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
             // the committed marker: a retry, not a failure.
             String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + SqlStates.of(e) + ")";
-            log(binding, messageId, reason);
-            if (binding.rethrowRetry()) {
-                throw new InboxRetryException(reason, e);
-            }
-            return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
+            return retry(binding, messageId, new InboxRetryException(reason, e));
         }
         if (!claimed) {
             LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
@@ -107,12 +103,7 @@ public class InboxInterceptor {
         try {
             result = invocation.proceed();
         } catch (InboxRetryException e) {
-            String reason = e.getMessage() == null ? "no reason given" : e.getMessage();
-            retry(binding, messageId, reason);
-            if (binding.rethrowRetry()) {
-                throw e;
-            }
-            return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
+            return retry(binding, messageId, e);
         } catch (Exception | Error e) {
             markRollbackOnly(e);
             throw e;
@@ -121,10 +112,7 @@ public class InboxInterceptor {
         InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
         switch (outcome.outcome()) {
             case RETRY -> {
-                retry(binding, messageId, outcome.reason());
-                if (binding.rethrowRetry()) {
-                    throw new InboxRetryException(outcome.reason());
-                }
+                return retry(binding, messageId, new InboxRetryException(outcome.reason()));
             }
             case SKIPPED -> LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
                     + binding.description() + ": " + outcome.reason());
@@ -163,14 +151,19 @@ public class InboxInterceptor {
         return id;
     }
 
-    private void retry(InboxBinding binding, String messageId, String reason) {
-        transactions.setRollbackOnly();
-        log(binding, messageId, reason);
-    }
-
-    private static void log(InboxBinding binding, String messageId, String reason) {
+    /**
+     * Applies the retry rule: marks the transaction for rollback, logs the reason, then throws the retry (with
+     * {@code rethrowRetry}) or returns normally.
+     */
+    private Object retry(InboxBinding binding, String messageId, InboxRetryException retry) {
+        markRollbackOnly(retry);
+        String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
         LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
                 + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
+        if (binding.rethrowRetry()) {
+            throw retry;
+        }
+        return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
     }
 
     private void markRollbackOnly(Throwable cause) {
