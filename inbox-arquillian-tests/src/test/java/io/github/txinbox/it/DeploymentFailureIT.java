@@ -52,8 +52,7 @@ class DeploymentFailureIT {
     void severalPersistenceUnitsWithoutTheDescriptorEntryFailTheDeployment() throws Exception {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "AmbiguousUnits.war")
                 .merge(Deployments.war(DeploymentFailureIT.class, PersistenceUnitSelectionIT.SecondDataSource.class));
-        war.delete("WEB-INF/classes/META-INF/persistence.xml");
-        String output = deploy(war.addAsResource("two-units-persistence.xml", "META-INF/persistence.xml"));
+        String output = deploy(Deployments.withPersistenceXml(war, "two-units-persistence.xml"));
         assertTrue(output.contains("Could not resolve a persistence unit corresponding to the "
                 + "persistence-context-ref-name [txinbox/persistence-context]"), output);
     }

@@ -54,9 +54,8 @@ class IsolationIT {
 
     @Deployment
     static WebArchive deployment() {
-        WebArchive war = Deployments.war(IsolationIT.class).addPackage(Orders.class.getPackage());
-        war.delete("WEB-INF/classes/META-INF/persistence.xml");
-        return war.addAsResource("rr-persistence.xml", "META-INF/persistence.xml");
+        return Deployments.withPersistenceXml(
+                Deployments.war(IsolationIT.class).addPackage(Orders.class.getPackage()), "rr-persistence.xml");
     }
 
     @Inject

@@ -44,10 +44,8 @@ class PersistenceUnitSelectionIT {
 
     @Deployment
     static WebArchive deployment() {
-        WebArchive war = Deployments.war(PersistenceUnitSelectionIT.class);
-        war.delete("WEB-INF/classes/META-INF/persistence.xml");
-        return war.addAsResource("two-units-persistence.xml", "META-INF/persistence.xml")
-                .addAsWebInfResource("two-units-web.xml", "web.xml");
+        return Deployments.withPersistenceXml(Deployments.war(PersistenceUnitSelectionIT.class),
+                "two-units-persistence.xml").addAsWebInfResource("two-units-web.xml", "web.xml");
     }
 
     @Inject

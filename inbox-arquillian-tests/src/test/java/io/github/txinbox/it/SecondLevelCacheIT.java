@@ -31,10 +31,8 @@ class SecondLevelCacheIT {
 
     @Deployment
     static WebArchive deployment() {
-        WebArchive war = Deployments.war(SecondLevelCacheIT.class);
-        war.delete("WEB-INF/classes/META-INF/persistence.xml");
-        return Deployments.withSecondLevelCache(war)
-                .addAsResource("cached-persistence.xml", "META-INF/persistence.xml");
+        return Deployments.withSecondLevelCache(
+                Deployments.withPersistenceXml(Deployments.war(SecondLevelCacheIT.class), "cached-persistence.xml"));
     }
 
     @Inject

@@ -34,6 +34,18 @@ public final class Deployments {
     }
 
     /**
+     * Replaces a deployment's persistence.xml.
+     *
+     * @param war      the deployment
+     * @param resource the test resource to use instead of test-persistence.xml
+     * @return the same deployment
+     */
+    public static WebArchive withPersistenceXml(WebArchive war, String resource) {
+        war.delete("WEB-INF/classes/META-INF/persistence.xml");
+        return war.addAsResource(resource, "META-INF/persistence.xml");
+    }
+
+    /**
      * Adds a second-level cache for Hibernate (hibernate-jcache with Caffeine) to a deployment's WEB-INF/lib.
      *
      * @param war the deployment
