@@ -150,6 +150,27 @@ class InboxMessagingIT {
     }
 
     @Test
+    void aRedeliveryAfterALostAcknowledgementIsADuplicate() {
+        String orderId = newOrderId();
+        String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId));
+        Broker.awaitDrained("redelivery", DRAIN);
+        assertEquals(1, invoices("redelivery", orderId));
+        assertEquals(1, markers(INBOX, "redelivery", messageId));
+
+        // The same message again, JMSMessageID and all: as if its transaction had committed but the acknowledgement
+        // had never reached the broker.
+        long added = Broker.added("redelivery");
+        Broker.resend("redelivery", messageId, Map.of(Orders.ORDER_ID, orderId));
+        assertEquals(added + 1, Broker.added("redelivery"), "the copy reached the queue");
+        Broker.awaitDrained("redelivery", DRAIN);
+        assertEquals(0, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "orderId = '" + orderId + "'"),
+                "the copy was acknowledged as a duplicate, not dead-lettered");
+        assertEquals(1, calls("redelivery", orderId), "the copy did not reach the handler");
+        assertEquals(1, invoices("redelivery", orderId));
+        assertEquals(1, markers(INBOX, "redelivery", messageId));
+    }
+
+    @Test
     void aSkippedMessageLeavesAMarkerAndNoInvoiceAndIsNotHandledAgain() {
         String orderId = newOrderId();
         Broker.send("service", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "skip"));

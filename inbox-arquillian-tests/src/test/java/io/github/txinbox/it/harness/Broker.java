@@ -5,10 +5,19 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
+import java.util.UUID;
+import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
+import org.apache.activemq.artemis.api.core.client.ClientMessage;
+import org.apache.activemq.artemis.api.core.client.ClientProducer;
+import org.apache.activemq.artemis.api.core.client.ClientSession;
+import org.apache.activemq.artemis.api.core.client.ClientSessionFactory;
+import org.apache.activemq.artemis.api.core.client.ServerLocator;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
 /** The test client's side of the broker: sends messages, and looks into queues. */
@@ -52,6 +61,49 @@ public final class Broker {
         } catch (JMSException e) {
             throw new IllegalStateException("Could not send to " + queue, e);
         }
+    }
+
+    /**
+     * Sends a copy of a message that was sent before, with the same JMSMessageID: what a consumer sees when the broker
+     * redelivers a message whose transaction committed but whose acknowledgement was lost. Through Artemis's core
+     * API, since a JMS producer always gives a message an id of its own.
+     *
+     * @param queue      the queue
+     * @param messageId  the JMSMessageID the message had, as {@link #send} returned it
+     * @param properties the message's string properties
+     */
+    public static void resend(String queue, String messageId, Map<String, String> properties) {
+        UUID uuid = UUID.fromString(messageId.substring("ID:".length()));
+        byte[] bytes = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
+                .putLong(uuid.getLeastSignificantBits()).array();
+        try (ServerLocator locator = ActiveMQClient.createServerLocator(ArtemisSession.url());
+                ClientSessionFactory factory = locator.createSessionFactory();
+                ClientSession session = factory.createSession(true, true)) {
+            ClientMessage message = session.createMessage(org.apache.activemq.artemis.api.core.Message.TEXT_TYPE,
+                    true);
+            message.setUserID(new org.apache.activemq.artemis.utils.UUID(
+                    org.apache.activemq.artemis.utils.UUID.TYPE_TIME_BASED, bytes));
+            message.setRoutingType(RoutingType.ANYCAST);
+            message.getBodyBuffer().writeNullableSimpleString(SimpleString.of("order"));
+            for (Map.Entry<String, String> property : properties.entrySet()) {
+                message.putStringProperty(property.getKey(), property.getValue());
+            }
+            try (ClientProducer producer = session.createProducer(queue)) {
+                producer.send(message);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not send to " + queue, e);
+        }
+    }
+
+    /**
+     * Counts the messages added to a queue since the broker started.
+     *
+     * @param queue the queue
+     * @return the count
+     */
+    public static long added(String queue) {
+        return ArtemisSession.server().locateQueue(SimpleString.of(queue)).getMessagesAdded();
     }
 
     /**
