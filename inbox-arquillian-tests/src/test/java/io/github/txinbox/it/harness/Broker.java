@@ -8,6 +8,7 @@ import jakarta.jms.QueueBrowser;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.activemq.artemis.api.core.RoutingType;
@@ -46,10 +47,21 @@ public final class Broker {
      * @return the last message's JMSMessageID
      */
     public static String send(String queue, Map<String, String> properties, int copies) {
+        return sendEach(queue, Collections.nCopies(copies, properties));
+    }
+
+    /**
+     * Sends one text message per set of string properties, in one burst over one connection.
+     *
+     * @param queue    the queue
+     * @param messages the properties of each message
+     * @return the last message's JMSMessageID
+     */
+    public static String sendEach(String queue, List<Map<String, String>> messages) {
         try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(ArtemisSession.url());
                 JMSContext context = factory.createContext()) {
             String id = null;
-            for (int i = 0; i < copies; i++) {
+            for (Map<String, String> properties : messages) {
                 Message message = context.createTextMessage("order");
                 for (Map.Entry<String, String> property : properties.entrySet()) {
                     message.setStringProperty(property.getKey(), property.getValue());
