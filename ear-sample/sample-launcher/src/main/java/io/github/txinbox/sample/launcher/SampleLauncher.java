@@ -154,10 +154,11 @@ public final class SampleLauncher {
         } catch (IOException | NumberFormatException e) {
             throw new LauncherException("Cannot read Payara's pid file: " + e.getMessage());
         }
-        java.util.List<String> sockets = new java.util.ArrayList<>(LoopbackCheck.listeners(LoopbackCheck.ofProcess(pid)));
+        java.util.function.Predicate<String> ours = LoopbackCheck.ofProcess(pid);
         if (postgresPort > 0) {
-            sockets.addAll(LoopbackCheck.listeners(LoopbackCheck.onPort(postgresPort)));
+            ours = ours.or(LoopbackCheck.onPort(postgresPort));
         }
+        java.util.List<String> sockets = LoopbackCheck.listeners(ours);
         java.util.List<String> exposed = sockets.stream().filter(line -> !LoopbackCheck.onLoopback(line)).toList();
         System.out.println("Listening sockets of Payara (pid " + pid + ") and PostgreSQL: " + sockets.size()
                 + ", beyond 127.0.0.1: " + exposed.size());
