@@ -4,7 +4,6 @@ import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.ArtemisSession;
@@ -17,7 +16,6 @@ import io.github.txinbox.it.messaging.OrdersListener;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.IntStream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -170,28 +168,6 @@ class InboxMessagingIT {
         assertEquals(1, calls("redelivery", orderId), "the copy did not reach the handler");
         assertEquals(1, invoices("redelivery", orderId));
         assertEquals(1, markers(INBOX, "redelivery", messageId));
-    }
-
-    @Test
-    void aBrokerRestartWithMessagesInFlightLosesNothingAndDoublesNothing() {
-        String batch = newOrderId();
-        int orders = 40;
-        Broker.sendEach("orders", IntStream.range(0, orders)
-                .mapToObj(i -> Map.of(Orders.ORDER_ID, batch + "-" + i)).toList());
-        // Some are being handled, some wait in the queue: the broker goes away under them and comes back.
-        long invoicedBefore = queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid LIKE ?",
-                batch + "-%");
-        ArtemisSession.restart();
-        assertTrue(invoicedBefore < orders, "every order was invoiced before the restart: nothing was in flight");
-        Await.until(Duration.ofSeconds(60), "every order to be invoiced", () -> queryLong("SELECT count(DISTINCT "
-                + "orderid) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid LIKE ?", batch + "-%") == orders);
-        Broker.awaitDrained("orders", DRAIN);
-
-        assertEquals(orders, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid LIKE ?",
-                batch + "-%"), "an order was invoiced twice");
-        assertEquals(orders, queryLong("SELECT count(*) FROM " + INBOX + " WHERE scope = ? AND message_id LIKE ?",
-                OrdersListener.class.getName(), batch + "-%"));
-        assertEquals(0, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "orderId LIKE '" + batch + "-%'"));
     }
 
     @Test

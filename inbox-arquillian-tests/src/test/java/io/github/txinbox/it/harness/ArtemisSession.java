@@ -14,7 +14,6 @@ import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
-import org.apache.activemq.artemis.core.server.JournalType;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.junit.platform.launcher.LauncherSession;
@@ -54,22 +53,13 @@ public final class ArtemisSession implements LauncherSessionListener {
 
     private static volatile EmbeddedActiveMQ broker;
     private static volatile int port;
-    private static volatile Configuration configuration;
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         port = freePort();
-        Path journal = Path.of(System.getProperty("txinbox.it.workDir"), "artemis");
-        deleteRecursively(journal);
-        // Persistent, so that messages survive a restart of the broker (InboxMessagingIT restarts it).
         Configuration configuration = new ConfigurationImpl()
                 .setName("txinbox-it")
-                .setPersistenceEnabled(true)
-                .setJournalType(JournalType.NIO)
-                .setJournalDirectory(journal.resolve("journal").toString())
-                .setBindingsDirectory(journal.resolve("bindings").toString())
-                .setLargeMessagesDirectory(journal.resolve("large-messages").toString())
-                .setPagingDirectory(journal.resolve("paging").toString())
+                .setPersistenceEnabled(false)
                 .setSecurityEnabled(false)
                 .setJMXManagementEnabled(false);
         try {
@@ -89,7 +79,6 @@ public final class ArtemisSession implements LauncherSessionListener {
             configuration.addQueueConfiguration(anycast(queue));
         }
         configuration.addQueueConfiguration(anycast(DEAD_LETTER_QUEUE));
-        ArtemisSession.configuration = configuration;
         broker = start(configuration);
         System.setProperty("txinbox.it.artemis.port", Integer.toString(port));
         writePostBootCommands();
@@ -117,36 +106,6 @@ public final class ArtemisSession implements LauncherSessionListener {
             throw new IllegalStateException("Could not start the embedded Artemis broker on 127.0.0.1:" + port, e);
         }
         return started;
-    }
-
-    /**
-     * Stops the broker and starts it again on the same port and journal: consumers lose their connections, and
-     * persistent messages not yet acknowledged are delivered again.
-     */
-    public static synchronized void restart() {
-        EmbeddedActiveMQ running = broker;
-        if (running == null) {
-            throw new IllegalStateException("The embedded Artemis broker is not running");
-        }
-        try {
-            running.stop();
-        } catch (Exception e) {
-            throw new IllegalStateException("Could not stop the embedded Artemis broker", e);
-        }
-        broker = start(configuration);
-    }
-
-    private static void deleteRecursively(Path directory) {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not delete " + directory, e);
-        }
     }
 
     /**
