@@ -36,6 +36,20 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @return the running server
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout) throws InterruptedException {
+        return deploy(war, timeout, List.of());
+    }
+
+    /**
+     * Starts Payara Micro with the test resource adapter, one WAR and further Payara Micro options (a
+     * {@code --prebootcommandfile} or {@code --postbootcommandfile} among them replaces the shared one), and waits until it has booted.
+     *
+     * @param war          the WAR to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @return the running server
+     */
+    public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions)
+            throws InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
@@ -47,9 +61,14 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 "-jar", System.getProperty("payara.microJar"),
                 "--nocluster",
                 "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
-                "--prebootcommandfile", System.getProperty("txinbox.it.prebootCommands"),
-                "--postbootcommandfile", System.getProperty("txinbox.it.postbootCommands"),
                 "--deploy", war.toString()));
+        if (!microOptions.contains("--prebootcommandfile")) {
+            command.addAll(List.of("--prebootcommandfile", System.getProperty("txinbox.it.prebootCommands")));
+        }
+        if (!microOptions.contains("--postbootcommandfile")) {
+            command.addAll(List.of("--postbootcommandfile", System.getProperty("txinbox.it.postbootCommands")));
+        }
+        command.addAll(microOptions);
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -98,6 +117,26 @@ public final class PayaraMicroProcess implements AutoCloseable {
             }
         } catch (IOException e) {
             // The process ended.
+        }
+    }
+
+    /**
+     * Returns the server's process id.
+     *
+     * @return the pid
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
+     * Kills the server as {@code kill -9} would (SIGKILL: no shutdown hook, no transaction completed, no socket
+     * closed politely), and waits until the process has gone.
+     */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("Payara Micro (pid " + process.pid() + ") did not die of SIGKILL within 30 s");
         }
     }
 

@@ -1,0 +1,245 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.queryLong;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashHandler;
+import io.github.txinbox.it.crash.CrashListener;
+import io.github.txinbox.it.harness.ArtemisSession;
+import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.messaging.Orders;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server killed with SIGKILL (kill -9) in the middle of a message, at three points: in the handler, between the
+ * two phases of the commit (the database and the broker prepared, no decision logged), and in the second phase (the
+ * decision to commit logged, the broker's branch committed, the database's still prepared); then started again with
+ * the same transaction log. Runs Payara Micro by hand, as Arquillian cannot kill its server.
+ */
+class ServerCrashIT {
+
+    private static final Duration BOOT = Duration.ofMinutes(3);
+    private static final Duration DRAIN = Duration.ofSeconds(60);
+
+    private static final Pattern BASE64_XID = Pattern.compile("base64: (\\S+)");
+
+    private static Path war;
+
+    private static Path freshDirectory(String name) throws IOException {
+        Path work = Path.of(System.getProperty("txinbox.it.workDir"), "crash", name);
+        if (Files.exists(work)) {
+            try (Stream<Path> paths = Files.walk(work)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+        return Files.createDirectories(work.resolve("tx-log"));
+    }
+
+    @BeforeAll
+    static void exportWar() throws Exception {
+        WebArchive archive = Deployments.withPersistenceXml(Deployments.war(ServerCrashIT.class, Orders.class)
+                .addPackage(CrashListener.class.getPackage()), "crash-persistence.xml");
+        war = Path.of(System.getProperty("txinbox.it.workDir"), archive.getName());
+        Files.deleteIfExists(war);
+        archive.as(ZipExporter.class).exportTo(war.toFile());
+    }
+
+    /**
+     * Starts the server with automatic recovery on and its transaction log in a directory of the test's, kept across
+     * restarts while the rest of the server's directory is new on each start, as in a container whose only volume is
+     * the transaction log. The deployment's datasource is an XA JDBC resource of the server, created by pre-boot
+     * commands so that it exists when recovery runs (Payara does not recover the datasource of a
+     * {@code @DataSourceDefinition}), with the driver on the server's class path.
+     */
+    private static PayaraMicroProcess start(String name) throws Exception {
+        Path work = Path.of(System.getProperty("txinbox.it.workDir"), "crash", name);
+        Path txLog = work.resolve("tx-log");
+        if (!Files.isDirectory(txLog)) {
+            throw new IllegalStateException("No directory " + txLog + ": call freshDirectory first");
+        }
+        List<String> preboot = new ArrayList<>(
+                Files.readAllLines(Path.of(System.getProperty("txinbox.it.prebootCommands"))));
+        preboot.add("set configs.config.server-config.transaction-service.tx-log-dir=" + txLog.toAbsolutePath());
+        preboot.add("set configs.config.server-config.transaction-service.automatic-recovery=true");
+        URI db = URI.create(System.getProperty("inbox.db.url").substring("jdbc:".length()));
+        preboot.add("create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource"
+                + " --restype javax.sql.XADataSource --property serverName=" + db.getHost() + ":portNumber="
+                + db.getPort() + ":databaseName=" + db.getPath().substring(1) + ":user="
+                + System.getProperty("inbox.db.user") + ":password=" + System.getProperty("inbox.db.password")
+                + ":currentSchema=" + TestDatabase.SCHEMA + " txinbox-crash-pool");
+        preboot.add("create-jdbc-resource --connectionpoolid txinbox-crash-pool jdbc/txinbox-crash");
+        Path prebootFile = Files.write(work.resolve("preboot-commands.txt"), preboot);
+
+        Path driver;
+        try (var jars = Files.list(Path.of(System.getProperty("txinbox.it.deploymentLibs")))) {
+            driver = jars.filter(jar -> jar.getFileName().toString().startsWith("postgresql-")).findFirst()
+                    .orElseThrow();
+        }
+        return PayaraMicroProcess.deploy(war, BOOT,
+                List.of("--prebootcommandfile", prebootFile.toString(), "--addLibs", driver.toString()));
+    }
+
+    private static void awaitCrashPoint(String orderId) {
+        Await.until(Duration.ofSeconds(60), "the server to reach the crash point", () -> queryLong(
+                "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
+    }
+
+    private static long invoices(String orderId) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".invoice WHERE consumer = ? AND orderid = ?", CrashHandler.SCOPE, orderId);
+    }
+
+    private static long calls(String orderId) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".handler_call WHERE consumer = ? AND order_id = ?", CrashHandler.SCOPE, orderId);
+    }
+
+    private static long markers(String messageId) {
+        return TestDatabase.markers(INBOX, CrashHandler.SCOPE, messageId);
+    }
+
+    /** Transactions prepared in the test database and neither committed nor rolled back. */
+    private static long preparedInDatabase() {
+        return queryLong("SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()");
+    }
+
+    /** Transaction branches prepared in the broker and neither committed nor rolled back. */
+    private static int preparedInBroker() {
+        return ArtemisSession.server().getResourceManager().getPreparedTransactions().size();
+    }
+
+    private static org.apache.activemq.artemis.core.server.Queue crashQueue() {
+        return ArtemisSession.server().locateQueue(SimpleString.of("crash"));
+    }
+
+    /** Sends one order that stops the server at the given point, waits until it does, and kills the server. */
+    private static String sendAndKill(String directory, String orderId, String behaviour) throws Exception {
+        assertEquals(0, preparedInDatabase(), "a transaction was left prepared before the test");
+        assertEquals(0, preparedInBroker(), "a transaction branch was left prepared in the broker before the test");
+        try (PayaraMicroProcess server = start(directory)) {
+            String messageId = Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour));
+            awaitCrashPoint(orderId);
+            server.kill();
+            return messageId;
+        }
+    }
+
+    @Test
+    void killedInTheHandlerTheTransactionIsGoneAndTheRestartedServerProcessesTheMessageOnce() throws Exception {
+        freshDirectory("handler");
+        String orderId = "crash-" + UUID.randomUUID();
+        String messageId = sendAndKill("handler", orderId, "hang");
+
+        // The database rolled back when the connection dropped; the broker put the message back.
+        Await.until(Duration.ofSeconds(30), "the broker to take the message back",
+                () -> crashQueue().getMessageCount() == 1 && crashQueue().getDeliveringCount() == 0);
+        assertEquals(0, invoices(orderId), "the invoice was flushed but never committed");
+        assertEquals(0, markers(messageId));
+        assertEquals(0, preparedInDatabase());
+        assertEquals(0, preparedInBroker());
+
+        try (PayaraMicroProcess server = start("handler")) {
+            Broker.awaitDrained("crash", DRAIN);
+        }
+        assertEquals(2, calls(orderId), "the redelivery reached the handler");
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(messageId));
+    }
+
+    @Test
+    void killedAfterTheDecisionToCommitRecoveryCommitsTheDatabaseBranchAndNothingRunsTwice() throws Exception {
+        freshDirectory("commit");
+        String orderId = "crash-" + UUID.randomUUID();
+        String messageId = sendAndKill("commit", orderId, "hang-in-commit");
+
+        // The broker's branch was committed before the crash point's (the message is gone); the database's is in
+        // doubt: prepared, holding the invoice and the marker, invisible.
+        assertEquals(1, preparedInDatabase(), "the database's branch is prepared");
+        assertEquals(0, preparedInBroker());
+        assertEquals(0, crashQueue().getMessageCount(), "the broker's branch committed: the message was consumed");
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(messageId));
+
+        try (PayaraMicroProcess server = start("commit")) {
+            // The log says commit: recovery commits the prepared branch.
+            Await.until(Duration.ofSeconds(60), "recovery to complete the database's branch",
+                    () -> preparedInDatabase() == 0);
+            Broker.awaitDrained("crash", DRAIN);
+        }
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(messageId));
+        assertEquals(1, calls(orderId), "the handler ran once");
+    }
+
+    @Test
+    void killedBeforeTheDecisionRecoveryRollsBackTheDatabaseBranchAndTheBrokersIsRolledBackByHand() throws Exception {
+        freshDirectory("prepare");
+        String orderId = "crash-" + UUID.randomUUID();
+        String messageId = sendAndKill("prepare", orderId, "hang-in-prepare");
+
+        assertEquals(1, preparedInDatabase(), "the database's branch is prepared");
+        assertEquals(1, preparedInBroker(), "the broker's branch is prepared");
+        assertEquals(1, crashQueue().getDeliveringCount(), "the prepared branch holds the message");
+
+        try (PayaraMicroProcess server = start("prepare")) {
+            // No decision in the log: recovery presumes abort for the database's branch ...
+            Await.until(Duration.ofSeconds(60), "recovery to roll back the database's branch",
+                    () -> preparedInDatabase() == 0);
+            assertEquals(0, invoices(orderId));
+            assertEquals(0, markers(messageId));
+            // ... but Payara does not recover the inbound branch of a message-driven bean: the broker still holds
+            // it, and the message, a while after the server has started and recovered.
+            Thread.sleep(5_000);
+            assertEquals(1, preparedInBroker(), "the broker's branch is still prepared");
+            assertEquals(1, crashQueue().getDeliveringCount(), "the message is still held");
+            assertEquals(1, calls(orderId), "the message was not redelivered");
+
+            // What the operator does (README, "Recovery after a crash"): roll the broker's branch back, whatever
+            // became of the database's; the inbox recognises the redelivery if the database's had committed.
+            ActiveMQServerControl control = ArtemisSession.server().getActiveMQServerControl();
+            String[] prepared = control.listPreparedTransactions();
+            assertEquals(1, prepared.length, String.join("\n", prepared));
+            assertTrue(control.rollbackPreparedTransaction(base64Xid(prepared[0])), prepared[0]);
+            Broker.awaitDrained("crash", DRAIN);
+        }
+        assertEquals(0, preparedInBroker());
+        assertEquals(2, calls(orderId), "the rolled-back message was redelivered");
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(messageId));
+    }
+
+    /** Picks the base64 form of the Xid out of an entry of {@code listPreparedTransactions}. */
+    private static String base64Xid(String entry) {
+        Matcher matcher = BASE64_XID.matcher(entry);
+        if (!matcher.find()) {
+            throw new AssertionError("No base64 Xid in " + entry);
+        }
+        return matcher.group(1);
+    }
+}

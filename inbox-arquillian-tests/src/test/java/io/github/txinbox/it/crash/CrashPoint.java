@@ -1,0 +1,107 @@
+package io.github.txinbox.it.crash;
+
+import io.github.txinbox.it.app.TestDatabase;
+import java.util.concurrent.TimeUnit;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * Where the test kills the server. {@link #hangOnce} publishes the server's process id in {@code handler_stall} and
+ * blocks, the first time it is called for an order. As an {@link XAResource} enlisted in a transaction it does so in
+ * the phase it is given: in {@link #prepare}, after the resources enlisted before it have been prepared and before
+ * the transaction manager has decided; in {@link #commit}, after every resource has been prepared and the decision
+ * to commit has been logged. Otherwise it votes yes and has nothing to recover.
+ */
+public final class CrashPoint implements XAResource {
+
+    /** The phase of the two-phase commit in which the crash point blocks. */
+    public enum Phase {
+        /** The first phase. */
+        PREPARE,
+        /** The second phase. */
+        COMMIT
+    }
+
+    private final String orderId;
+    private final Phase phase;
+
+    CrashPoint(String orderId, Phase phase) {
+        this.orderId = orderId;
+        this.phase = phase;
+    }
+
+    /**
+     * Blocks (for up to five minutes: the test kills the server long before) the first time it is called for an
+     * order, after publishing this process's id; returns at once on later calls.
+     *
+     * @param orderId the order
+     */
+    static void hangOnce(String orderId) {
+        if (TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".handler_stall WHERE order_id = ?", orderId) > 0) {
+            return;
+        }
+        TestDatabase.update("INSERT INTO " + TestDatabase.SCHEMA + ".handler_stall (order_id, pid) VALUES (?, ?)",
+                orderId, (int) ProcessHandle.current().pid());
+        try {
+            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void commit(Xid xid, boolean onePhase) {
+        if (phase == Phase.COMMIT) {
+            hangOnce(orderId);
+        }
+    }
+
+    @Override
+    public void end(Xid xid, int flags) {
+        // Nothing to do.
+    }
+
+    @Override
+    public void forget(Xid xid) {
+        // Nothing to do.
+    }
+
+    @Override
+    public int getTransactionTimeout() {
+        return 0;
+    }
+
+    @Override
+    public boolean isSameRM(XAResource other) {
+        return other == this;
+    }
+
+    @Override
+    public int prepare(Xid xid) {
+        if (phase == Phase.PREPARE) {
+            hangOnce(orderId);
+        }
+        return XA_OK;
+    }
+
+    @Override
+    public Xid[] recover(int flag) {
+        return new Xid[0];
+    }
+
+    @Override
+    public void rollback(Xid xid) {
+        // Nothing to do.
+    }
+
+    @Override
+    public boolean setTransactionTimeout(int seconds) {
+        return false;
+    }
+
+    @Override
+    public void start(Xid xid, int flags) {
+        // Nothing to do.
+    }
+}
