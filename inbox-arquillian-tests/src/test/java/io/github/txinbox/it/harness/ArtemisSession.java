@@ -57,28 +57,7 @@ public final class ArtemisSession implements LauncherSessionListener {
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         port = freePort();
-        Configuration configuration = new ConfigurationImpl()
-                .setName("txinbox-it")
-                .setPersistenceEnabled(false)
-                .setSecurityEnabled(false)
-                .setJMXManagementEnabled(false);
-        try {
-            configuration.addAcceptorConfiguration("netty", "tcp://127.0.0.1:" + port);
-        } catch (Exception e) {
-            throw new IllegalStateException("Bad acceptor for 127.0.0.1:" + port, e);
-        }
-        configuration.addAddressSetting("#", new AddressSettings()
-                .setRedeliveryDelay(REDELIVERY_DELAY_MS)
-                .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
-                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
-        configuration.addAddressSetting("redelivery", new AddressSettings()
-                .setRedeliveryDelay(SLOW_REDELIVERY_DELAY_MS)
-                .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
-                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
-        for (String queue : QUEUES) {
-            configuration.addQueueConfiguration(anycast(queue));
-        }
-        configuration.addQueueConfiguration(anycast(DEAD_LETTER_QUEUE));
+        Configuration configuration = configuration(port).setPersistenceEnabled(false);
         broker = start(configuration);
         System.setProperty("txinbox.it.artemis.port", Integer.toString(port));
         writePostBootCommands();
@@ -98,12 +77,45 @@ public final class ArtemisSession implements LauncherSessionListener {
         }
     }
 
-    private static EmbeddedActiveMQ start(Configuration configuration) {
+    /**
+     * Returns the configuration of the test brokers: the name, an acceptor on 127.0.0.1, the redelivery settings and
+     * the queues described above; no security, no JMX.
+     *
+     * @param port the port to listen on
+     * @return the configuration, to which the caller adds persistence settings
+     */
+    static Configuration configuration(int port) {
+        Configuration configuration = new ConfigurationImpl()
+                .setName("txinbox-it")
+                .setSecurityEnabled(false)
+                .setJMXManagementEnabled(false);
+        try {
+            configuration.addAcceptorConfiguration("netty", "tcp://127.0.0.1:" + port);
+        } catch (Exception e) {
+            throw new IllegalStateException("Bad acceptor for 127.0.0.1:" + port, e);
+        }
+        configuration.addAddressSetting("#", new AddressSettings()
+                .setRedeliveryDelay(REDELIVERY_DELAY_MS)
+                .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
+                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
+        configuration.addAddressSetting("redelivery", new AddressSettings()
+                .setRedeliveryDelay(SLOW_REDELIVERY_DELAY_MS)
+                .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
+                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
+        for (String queue : QUEUES) {
+            configuration.addQueueConfiguration(anycast(queue));
+        }
+        configuration.addQueueConfiguration(anycast(DEAD_LETTER_QUEUE));
+        return configuration;
+    }
+
+    static EmbeddedActiveMQ start(Configuration configuration) {
         EmbeddedActiveMQ started = new EmbeddedActiveMQ().setConfiguration(configuration);
         try {
             started.start();
         } catch (Exception e) {
-            throw new IllegalStateException("Could not start the embedded Artemis broker on 127.0.0.1:" + port, e);
+            throw new IllegalStateException("Could not start the embedded Artemis broker "
+                    + configuration.getAcceptorConfigurations(), e);
         }
         return started;
     }
@@ -149,7 +161,7 @@ public final class ArtemisSession implements LauncherSessionListener {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -58,7 +58,20 @@ public final class Broker {
      * @return the last message's JMSMessageID
      */
     public static String sendEach(String queue, List<Map<String, String>> messages) {
-        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(ArtemisSession.url());
+        return sendEach(ArtemisSession.url(), queue, messages);
+    }
+
+    /**
+     * Sends one text message per set of string properties to a queue of the broker at a URL, in one burst over one
+     * connection.
+     *
+     * @param url      the broker's URL
+     * @param queue    the queue
+     * @param messages the properties of each message
+     * @return the last message's JMSMessageID
+     */
+    public static String sendEach(String url, String queue, List<Map<String, String>> messages) {
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(url);
                 JMSContext context = factory.createContext()) {
             String id = null;
             for (Map<String, String> properties : messages) {

@@ -50,6 +50,21 @@ public final class PayaraMicroProcess implements AutoCloseable {
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions)
             throws InterruptedException {
+        return deploy(war, timeout, microOptions, System.getProperty("txinbox.it.artemis.port"));
+    }
+
+    /**
+     * Starts Payara Micro as {@link #deploy(Path, Duration, List)} does, with the resource adapter connecting to the
+     * broker on another port of 127.0.0.1 than the session broker's.
+     *
+     * @param war          the WAR to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @param brokerPort   the port of the broker
+     * @return the running server
+     */
+    public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort)
+            throws InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
@@ -57,7 +72,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
                 "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
                 "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
-                "-Dtxinbox.it.artemis.port=" + System.getProperty("txinbox.it.artemis.port"),
+                "-Dtxinbox.it.artemis.port=" + brokerPort,
                 "-jar", System.getProperty("payara.microJar"),
                 "--nocluster",
                 "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
