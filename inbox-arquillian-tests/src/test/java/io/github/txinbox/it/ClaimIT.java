@@ -34,6 +34,7 @@ import org.hibernate.stat.Statistics;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -177,6 +178,7 @@ class ClaimIT {
     }
 
     @Test
+    @Tag("hibernate") // counts flushes with Hibernate's statistics
     void claimDoesNotFlushTheSession() throws Exception {
         Statistics statistics = entityManagerFactory.unwrap(SessionFactory.class).getStatistics();
         Note note = new Note("pending");

@@ -40,6 +40,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -228,6 +229,7 @@ class PurgeIT {
     }
 
     @Test
+    @Tag("hibernate") // reads the SQL through Hibernate's StatementInspector
     void theDeleteUsesTheProcessedAtIndex() throws Exception {
         TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
                 + "SELECT 'orders', 'm-' || i, now() - i * interval '1 minute' FROM generate_series(1, 20000) AS i");

@@ -19,6 +19,7 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the inbox table as their only query space, so Hibernate has no reason to evict other regions.
  */
 @ExtendWith(ArquillianExtension.class)
+@Tag("hibernate") // Hibernate's second-level cache
 class SecondLevelCacheIT {
 
     @Deployment

@@ -10,8 +10,9 @@ import java.util.UUID;
 @Table(name = "invoice")
 public class Invoice {
 
+    /** A random UUID as text: EclipseLink 4 binds {@code java.util.UUID} as bytea (see the README). */
     @Id
-    private UUID id;
+    private String id;
 
     private String consumer;
 
@@ -21,12 +22,12 @@ public class Invoice {
     }
 
     public Invoice(String consumer, String orderId) {
-        this.id = UUID.randomUUID();
+        this.id = UUID.randomUUID().toString();
         this.consumer = consumer;
         this.orderId = orderId;
     }
 
-    public UUID getId() {
+    public String getId() {
         return id;
     }
 

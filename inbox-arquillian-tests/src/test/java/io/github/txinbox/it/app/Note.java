@@ -10,8 +10,9 @@ import java.util.UUID;
 @Table(name = "note")
 public class Note {
 
+    /** A random UUID as text: EclipseLink 4 binds {@code java.util.UUID} as bytea (see the README). */
     @Id
-    private UUID id;
+    private String id;
 
     private String text;
 
@@ -19,11 +20,11 @@ public class Note {
     }
 
     public Note(String text) {
-        this.id = UUID.randomUUID();
+        this.id = UUID.randomUUID().toString();
         this.text = text;
     }
 
-    public UUID getId() {
+    public String getId() {
         return id;
     }
 

@@ -9,7 +9,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * Builds test deployments: a WAR with the test class (and its nested classes), the shared test application in
  * {@link io.github.txinbox.it.app}, the test persistence unit, and in WEB-INF/lib the jars the POM puts in runtime
- * scope (inbox-cdi as built by this reactor, Hibernate, the PostgreSQL driver), copied there by the build.
+ * scope (inbox-cdi as built by this reactor, Hibernate, the PostgreSQL driver; no Hibernate on the EclipseLink
+ * leg), copied there by the build.
  */
 public final class Deployments {
 
@@ -28,7 +29,7 @@ public final class Deployments {
                 .addClass(testClass)
                 .addClasses(extra)
                 .addPackage(TestDatabase.class.getPackage())
-                .addAsResource("test-persistence.xml", "META-INF/persistence.xml")
+                .addAsResource(persistenceXml("test-persistence.xml"), "META-INF/persistence.xml")
                 .addAsWebInfResource("test-beans.xml", "beans.xml")
                 .addAsLibraries(libraries("txinbox.it.deploymentLibs"));
     }
@@ -42,7 +43,19 @@ public final class Deployments {
      */
     public static WebArchive withPersistenceXml(WebArchive war, String resource) {
         war.delete("WEB-INF/classes/META-INF/persistence.xml");
-        return war.addAsResource(resource, "META-INF/persistence.xml");
+        return war.addAsResource(persistenceXml(resource), "META-INF/persistence.xml");
+    }
+
+    /**
+     * Returns the persistence.xml resource for the JPA provider of this run (the system property
+     * {@code txinbox.it.jpa}): the Hibernate one as named, or its {@code eclipselink-} twin, which names no provider
+     * (Payara's default, EclipseLink, then serves it) and has no Hibernate settings.
+     *
+     * @param resource the test resource written for Hibernate
+     * @return the resource to deploy
+     */
+    public static String persistenceXml(String resource) {
+        return "eclipselink".equals(System.getProperty("txinbox.it.jpa")) ? "eclipselink-" + resource : resource;
     }
 
     /**

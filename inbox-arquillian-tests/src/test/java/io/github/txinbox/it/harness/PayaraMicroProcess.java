@@ -72,9 +72,9 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
                 "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
                 "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
-                "-Dtxinbox.it.artemis.port=" + brokerPort,
+                "-Dtxinbox.it.artemis.port=" + brokerPort));
+        command.addAll(List.of(
                 "-jar", System.getProperty("payara.microJar"),
-                "--nocluster",
                 "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
                 "--deploy", war.toString()));
         if (!microOptions.contains("--prebootcommandfile")) {
@@ -83,7 +83,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
         if (!microOptions.contains("--postbootcommandfile")) {
             command.addAll(List.of("--postbootcommandfile", System.getProperty("txinbox.it.postbootCommands")));
         }
-        command.addAll(microOptions);
+        command.addAll(withLegOptions(microOptions));
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -106,6 +106,32 @@ public final class PayaraMicroProcess implements AutoCloseable {
             Thread.sleep(200);
         }
         return server;
+    }
+
+    /**
+     * Adds the Payara Micro options of this leg of the platform matrix (the system property
+     * {@code txinbox.it.payaraMicroOptions}, {@code --nocluster} at least) to the caller's, joining the libraries of both into one
+     * {@code --addLibs}, since Payara Micro keeps only one.
+     */
+    private static List<String> withLegOptions(List<String> microOptions) {
+        List<String> options = new ArrayList<>();
+        List<String> libraries = new ArrayList<>();
+        List<String> all = new ArrayList<>(List.of(
+                System.getProperty("txinbox.it.payaraMicroOptions", "").trim().split("\\s+")));
+        all.addAll(microOptions);
+        for (int i = 0; i < all.size(); i++) {
+            String option = all.get(i);
+            if (option.equals("--addLibs") && i + 1 < all.size()) {
+                libraries.add(all.get(++i));
+            } else if (!option.isEmpty()) {
+                options.add(option);
+            }
+        }
+        if (!libraries.isEmpty()) {
+            options.add("--addLibs");
+            options.add(String.join(":", libraries));
+        }
+        return options;
     }
 
     /**

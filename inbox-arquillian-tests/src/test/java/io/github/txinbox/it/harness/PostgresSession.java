@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.logging.Logger;
@@ -45,6 +46,7 @@ public final class PostgresSession implements LauncherSessionListener {
             // The embedded server trusts local connections; the datasource still wants a value.
             password = "postgres";
             LOG.info(() -> "Started embedded PostgreSQL on 127.0.0.1:" + embedded.getPort());
+            checkMajorVersion(embedded);
         }
         String effectiveUrl = url != null ? url : "jdbc:postgresql://127.0.0.1:" + embedded.getPort() + "/postgres";
         System.setProperty("inbox.db.url", effectiveUrl);
@@ -62,6 +64,30 @@ public final class PostgresSession implements LauncherSessionListener {
                 throw new UncheckedIOException("Could not stop the embedded PostgreSQL", e);
             }
             embedded = null;
+        }
+    }
+
+    /**
+     * Fails the run when the embedded server is not the PostgreSQL major version the build asked for (the system
+     * property {@code txinbox.it.postgres.major}, set by each leg of the platform matrix), so that a leg cannot pass
+     * on the wrong server.
+     */
+    private static void checkMajorVersion(EmbeddedPostgres server) {
+        String expected = System.getProperty("txinbox.it.postgres.major", "");
+        try (Connection connection = server.getPostgresDatabase().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT current_setting('server_version_num')::int / 10000, "
+                        + "version()")) {
+            result.next();
+            int major = result.getInt(1);
+            String version = result.getString(2);
+            LOG.info(() -> "Embedded server: " + version);
+            if (!expected.isBlank() && major != Integer.parseInt(expected.trim())) {
+                throw new IllegalStateException("The build asked for PostgreSQL " + expected.trim()
+                        + ", the embedded server is " + version);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the embedded server's version", e);
         }
     }
 
@@ -88,9 +114,9 @@ public final class PostgresSession implements LauncherSessionListener {
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "markers")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
-            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id uuid PRIMARY KEY, text text)");
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id text PRIMARY KEY, text text)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA
-                    + ".invoice (id uuid PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
+                    + ".invoice (id text PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
             // Every row here breaks its foreign key, which is checked only at commit.
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".guard_target (id text PRIMARY KEY)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".commit_guard (order_id text REFERENCES "
