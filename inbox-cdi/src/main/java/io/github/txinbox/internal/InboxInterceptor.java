@@ -1,6 +1,7 @@
 package io.github.txinbox.internal;
 
 import io.github.txinbox.Inbox;
+import io.github.txinbox.InboxEvent;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
@@ -9,6 +10,7 @@ import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
 import jakarta.annotation.Priority;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -18,6 +20,7 @@ import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.logging.Level;
@@ -54,6 +57,9 @@ public class InboxInterceptor {
     @Any
     private Instance<MessageIdResolver> resolvers;
 
+    @Inject
+    private Event<InboxEvent> events;
+
     /**
      * Claims the message, then invokes the method or skips it, and settles the transaction's fate by the result.
      *
@@ -63,6 +69,7 @@ public class InboxInterceptor {
      */
     @AroundInvoke
     public Object apply(InvocationContext invocation) throws Exception {
+        long start = System.nanoTime();
         Class<?> beanClass = beanClass(invocation.getTarget());
         InboxBinding binding = BINDINGS.computeIfAbsent(new Target(beanClass, invocation.getMethod()),
                 target -> InboxBinding.of(target.beanClass(), target.method()));
@@ -75,8 +82,13 @@ public class InboxInterceptor {
         String messageId;
         try {
             messageId = messageId(binding, invocation);
+        } catch (MissingMessageIdException e) {
+            markRollbackOnly(e);
+            notify(binding, null, InboxEvent.Outcome.MISSING_ID, e.getMessage(), start);
+            throw e;
         } catch (Exception | Error e) {
             markRollbackOnly(e);
+            notify(binding, null, InboxEvent.Outcome.MISSING_ID, failure(e), start);
             throw e;
         }
         boolean claimed;
@@ -85,17 +97,19 @@ public class InboxInterceptor {
         } catch (RuntimeException e) {
             markRollbackOnly(e);
             if (!SqlStates.isTransactionConflict(e)) {
+                notify(binding, messageId, InboxEvent.Outcome.FAILURE, failure(e), start);
                 throw e;
             }
             // Under REPEATABLE READ or SERIALIZABLE, a concurrent transaction committed this marker after our
             // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
             // the committed marker: a retry, not a failure.
             String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + SqlStates.of(e) + ")";
-            return retry(binding, messageId, new InboxRetryException(reason, e));
+            return retry(binding, messageId, new InboxRetryException(reason, e), start);
         }
         if (!claimed) {
             LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
                     + binding.description() + " not invoked");
+            notify(binding, messageId, InboxEvent.Outcome.DUPLICATE, null, start);
             return binding.returnsInboxResult() ? InboxResult.duplicate() : null;
         }
 
@@ -103,21 +117,28 @@ public class InboxInterceptor {
         try {
             result = invocation.proceed();
         } catch (InboxRetryException e) {
-            return retry(binding, messageId, e);
+            return retry(binding, messageId, e, start);
         } catch (Exception | Error e) {
             markRollbackOnly(e);
+            notify(binding, messageId, InboxEvent.Outcome.FAILURE, failure(e), start);
             throw e;
         }
 
         InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
         switch (outcome.outcome()) {
             case RETRY -> {
-                return retry(binding, messageId, new InboxRetryException(outcome.reason()));
+                return retry(binding, messageId, new InboxRetryException(outcome.reason()), start);
             }
-            case SKIPPED -> LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
-                    + binding.description() + ": " + outcome.reason());
-            default -> LOG.fine(() -> "Processed " + messageId + " in scope " + binding.scope() + " by "
-                    + binding.description());
+            case SKIPPED -> {
+                LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
+                        + binding.description() + ": " + outcome.reason());
+                notify(binding, messageId, InboxEvent.Outcome.SKIPPED, outcome.reason(), start);
+            }
+            default -> {
+                LOG.fine(() -> "Processed " + messageId + " in scope " + binding.scope() + " by "
+                        + binding.description());
+                notify(binding, messageId, InboxEvent.Outcome.PROCESSED, null, start);
+            }
         }
         return result;
     }
@@ -155,15 +176,35 @@ public class InboxInterceptor {
      * Applies the retry rule: marks the transaction for rollback, logs the reason, then throws the retry (with
      * {@code rethrowRetry}) or returns normally.
      */
-    private Object retry(InboxBinding binding, String messageId, InboxRetryException retry) {
+    private Object retry(InboxBinding binding, String messageId, InboxRetryException retry, long start) {
         markRollbackOnly(retry);
         String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
         LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
                 + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
+        notify(binding, messageId, InboxEvent.Outcome.RETRY, reason, start);
         if (binding.rethrowRetry()) {
             throw retry;
         }
         return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
+    }
+
+    /**
+     * Fires the call's {@link InboxEvent} to the application's synchronous observers. An observer's exception must
+     * not turn the inbox's decision into another, so it is logged and dropped.
+     */
+    private void notify(InboxBinding binding, String messageId, InboxEvent.Outcome outcome, String reason,
+            long start) {
+        InboxEvent event = new InboxEvent(binding.scope(), messageId, outcome, reason,
+                Duration.ofNanos(Math.max(0, System.nanoTime() - start)), binding.description());
+        try {
+            events.fire(event);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "An observer of " + event + " failed; the inbox's decision stands");
+        }
+    }
+
+    private static String failure(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getName() : e.getClass().getName() + ": " + e.getMessage();
     }
 
     private void markRollbackOnly(Throwable cause) {

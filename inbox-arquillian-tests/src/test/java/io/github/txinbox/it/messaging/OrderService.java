@@ -12,6 +12,9 @@ import jakarta.jms.Message;
 @Stateless
 public class OrderService {
 
+    /** How long {@link #place} takes with the behaviour {@code slow}, in milliseconds at least. */
+    public static final long SLOW_MILLIS = 200;
+
     /** The scope of {@link #place}. */
     public static final String DIRECT_SCOPE = "direct";
 
@@ -55,8 +58,8 @@ public class OrderService {
     /**
      * Places an order directly, with no message: the id comes from {@link OrderIdResolver}. Behaves as asked:
      * {@code skip} returns a skip and writes nothing; the others invoice the order, then {@code process} returns
-     * processed, {@code retry} returns a retry, {@code retry-exception} throws {@link InboxRetryException} and
-     * {@code fail} throws {@link IllegalStateException}.
+     * processed ({@code slow} after {@value SLOW_MILLIS} ms), {@code retry} returns a retry, {@code retry-exception}
+     * throws {@link InboxRetryException} and {@code fail} throws {@link IllegalStateException}.
      *
      * @param orderId   the order, and the message id
      * @param behaviour what to do
@@ -71,10 +74,23 @@ public class OrderService {
         orders.invoice(DIRECT_SCOPE, orderId);
         return switch (behaviour) {
             case "process" -> InboxResult.processed();
+            case "slow" -> {
+                sleep(SLOW_MILLIS);
+                yield InboxResult.processed();
+            }
             case "retry" -> InboxResult.retry("try again later");
             case "retry-exception" -> throw new InboxRetryException("try again later");
             case "fail" -> throw new IllegalStateException("failed to place " + orderId);
             default -> throw new IllegalArgumentException(behaviour);
         };
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

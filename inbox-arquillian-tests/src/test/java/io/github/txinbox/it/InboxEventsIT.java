@@ -1,0 +1,221 @@
+package io.github.txinbox.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxEvent;
+import io.github.txinbox.InboxResult;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.messaging.OrderService;
+import io.github.txinbox.it.messaging.Orders;
+import jakarta.annotation.Priority;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every decision of the interceptor reaches the application as an {@link InboxEvent}, seen here by a synchronous
+ * observer, which also notes the state of the transaction it runs in.
+ */
+@ExtendWith(ArquillianExtension.class)
+class InboxEventsIT {
+
+    private static final String SCOPE = OrderService.DIRECT_SCOPE;
+    private static final String METHOD = OrderService.class.getName() + ".place";
+    private static final String FAILING_OBSERVER = "observer-fails-";
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(InboxEventsIT.class).addPackage(Orders.class.getPackage());
+    }
+
+    /** An event, and the status of the transaction its observer ran in. */
+    public record Seen(InboxEvent event, int transactionStatus) {
+    }
+
+    /** Records every event, first among the observers. */
+    @ApplicationScoped
+    public static class Recorder {
+
+        private final List<Seen> seen = new CopyOnWriteArrayList<>();
+
+        @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+        TransactionSynchronizationRegistry transactions;
+
+        void record(@Observes @Priority(1) InboxEvent event) {
+            seen.add(new Seen(event, transactions.getTransactionStatus()));
+        }
+
+        List<Seen> take() {
+            List<Seen> taken = new ArrayList<>(seen);
+            seen.clear();
+            return taken;
+        }
+    }
+
+    /** Fails on the orders whose id says so, after the recorder has seen them. */
+    @ApplicationScoped
+    public static class FailingObserver {
+
+        void fail(@Observes @Priority(2) InboxEvent event) {
+            if (event.messageId() != null && event.messageId().startsWith(FAILING_OBSERVER)) {
+                throw new IllegalStateException("an observer's own failure");
+            }
+        }
+    }
+
+    /** Notes the events of transactions that committed and of those that rolled back, after completion. */
+    @ApplicationScoped
+    public static class AfterCompletion {
+
+        private final List<InboxEvent> committed = new CopyOnWriteArrayList<>();
+        private final List<InboxEvent> rolledBack = new CopyOnWriteArrayList<>();
+
+        void committed(@Observes(during = TransactionPhase.AFTER_SUCCESS) InboxEvent event) {
+            committed.add(event);
+        }
+
+        void rolledBack(@Observes(during = TransactionPhase.AFTER_FAILURE) InboxEvent event) {
+            rolledBack.add(event);
+        }
+
+        List<InboxEvent> committed(String orderId) {
+            return committed.stream().filter(event -> orderId.equals(event.messageId())).toList();
+        }
+
+        List<InboxEvent> rolledBack(String orderId) {
+            return rolledBack.stream().filter(event -> orderId.equals(event.messageId())).toList();
+        }
+    }
+
+    @EJB
+    OrderService service;
+
+    @Inject
+    AfterCompletion afterCompletion;
+
+    @Inject
+    Recorder recorder;
+
+    @BeforeEach
+    void forgetEarlierEvents() {
+        recorder.take();
+    }
+
+    private Seen only() {
+        List<Seen> seen = recorder.take();
+        assertEquals(1, seen.size(), seen.toString());
+        return seen.get(0);
+    }
+
+    private static void assertEvent(Seen seen, String orderId, InboxEvent.Outcome outcome, String reason,
+            int transactionStatus) {
+        assertEquals(SCOPE, seen.event().scope());
+        assertEquals(orderId, seen.event().messageId());
+        assertEquals(outcome, seen.event().outcome());
+        assertEquals(reason, seen.event().reason());
+        assertEquals(METHOD, seen.event().method());
+        assertEquals(transactionStatus, seen.transactionStatus(), "the status of the observer's transaction");
+    }
+
+    private static String newOrderId() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    @Test
+    void processedThenDuplicateInsideTheActiveTransaction() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"));
+        assertEvent(only(), orderId, InboxEvent.Outcome.PROCESSED, null, Status.STATUS_ACTIVE);
+        assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
+        assertEvent(only(), orderId, InboxEvent.Outcome.DUPLICATE, null, Status.STATUS_ACTIVE);
+    }
+
+    @Test
+    void theDurationCoversTheMethod() {
+        String orderId = newOrderId();
+        service.place(orderId, "slow");
+        Seen seen = only();
+        assertEvent(seen, orderId, InboxEvent.Outcome.PROCESSED, null, Status.STATUS_ACTIVE);
+        assertTrue(seen.event().duration().compareTo(Duration.ofMillis(OrderService.SLOW_MILLIS)) >= 0,
+                "the method took " + OrderService.SLOW_MILLIS + " ms, the event says " + seen.event().duration());
+    }
+
+    @Test
+    void skippedWithItsReason() {
+        String orderId = newOrderId();
+        service.place(orderId, "skip");
+        assertEvent(only(), orderId, InboxEvent.Outcome.SKIPPED, "not for us", Status.STATUS_ACTIVE);
+    }
+
+    @Test
+    void retriesReturnedOrThrownInsideATransactionMarkedForRollback() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry"));
+        assertEvent(only(), orderId, InboxEvent.Outcome.RETRY, "try again later", Status.STATUS_MARKED_ROLLBACK);
+        service.place(orderId, "retry-exception");
+        assertEvent(only(), orderId, InboxEvent.Outcome.RETRY, "try again later", Status.STATUS_MARKED_ROLLBACK);
+    }
+
+    @Test
+    void aFailureWithTheExceptionAsItsReason() {
+        String orderId = newOrderId();
+        assertThrows(EJBException.class, () -> service.place(orderId, "fail"));
+        assertEvent(only(), orderId, InboxEvent.Outcome.FAILURE,
+                "java.lang.IllegalStateException: failed to place " + orderId, Status.STATUS_MARKED_ROLLBACK);
+    }
+
+    @Test
+    void aMissingIdWithoutAnId() {
+        assertThrows(EJBException.class, () -> service.place(null, "process"));
+        Seen seen = only();
+        assertEquals(InboxEvent.Outcome.MISSING_ID, seen.event().outcome());
+        assertNull(seen.event().messageId());
+        assertTrue(seen.event().reason().contains("the resolver " + "io.github.txinbox.it.messaging.OrderIdResolver"
+                + " returned none"), seen.event().reason());
+        assertEquals(Status.STATUS_MARKED_ROLLBACK, seen.transactionStatus());
+    }
+
+    @Test
+    void transactionPhaseObserversSeeTheOutcomeAfterCompletion() {
+        String processed = newOrderId();
+        String retried = newOrderId();
+        service.place(processed, "process");
+        service.place(retried, "retry");
+        assertEquals(List.of(InboxEvent.Outcome.PROCESSED),
+                afterCompletion.committed(processed).stream().map(InboxEvent::outcome).toList());
+        assertEquals(List.of(), afterCompletion.rolledBack(processed));
+        assertEquals(List.of(InboxEvent.Outcome.RETRY),
+                afterCompletion.rolledBack(retried).stream().map(InboxEvent::outcome).toList());
+        assertEquals(List.of(), afterCompletion.committed(retried));
+    }
+
+    @Test
+    void aFailingObserverChangesNothing() {
+        String orderId = FAILING_OBSERVER + UUID.randomUUID();
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"));
+        assertEvent(only(), orderId, InboxEvent.Outcome.PROCESSED, null, Status.STATUS_ACTIVE);
+        assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".invoice WHERE orderid = ?", orderId), "the order was invoiced and committed");
+    }
+}
