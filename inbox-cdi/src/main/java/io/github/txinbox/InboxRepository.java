@@ -16,6 +16,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 /**
  * Records processed messages in PostgreSQL, in the caller's JTA transaction.
@@ -174,6 +175,26 @@ public class InboxRepository {
                 .setParameter(1, ceilToMicros(cutoff).toString())
                 .setParameter(2, limit)
                 .executeUpdate();
+    }
+
+    /**
+     * Checks that the table exists with what the inbox needs: the columns {@code scope} and {@code message_id}
+     * ({@code text}) and {@code processed_at} ({@code timestamptz}), all {@code NOT NULL}, and the primary key
+     * {@code (scope, message_id)}. Other columns and indexes are allowed. The library calls it when the application
+     * starts (see the README); call it yourself for a health check.
+     *
+     * @throws InboxTableException          when the table is missing or differs, naming the table, what differs and
+     *                                      the DDL that creates it
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     */
+    public void verifyTable() {
+        requireActiveTransaction("verifyTable");
+        Object description = nativeQuery(Sql.DESCRIBE_TABLE).setParameter(1, table.quotedName()).getSingleResult();
+        List<String> problems = TableShape.problems((String) description);
+        if (!problems.isEmpty()) {
+            throw new InboxTableException("The inbox table " + table.quotedName() + " will not do: "
+                    + String.join("; ", problems) + ". Create it with:\n" + InboxSchema.createTableSql(table));
+        }
     }
 
     /**

@@ -53,6 +53,27 @@ final class Sql {
                 LIMIT ?2
                 FOR UPDATE SKIP LOCKED))""";
 
+    /**
+     * Describes the table named by ?1 (its quoted, qualified name, resolved like any name in a statement): its
+     * columns as {@code name type [NOT NULL]} separated by {@code ;}, then {@code |}, then its primary key's
+     * columns separated by {@code ,}; {@code NULL} when no such table exists. One text value, which every provider
+     * reads alike.
+     */
+    static final String DESCRIBE_TABLE = """
+            SELECT CASE WHEN t.oid IS NULL THEN NULL ELSE
+                coalesce((SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+                                 || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END, ';' ORDER BY a.attnum)
+                          FROM pg_attribute a
+                          WHERE a.attrelid = t.oid AND a.attnum > 0 AND NOT a.attisdropped), '')
+                || '|' ||
+                coalesce((SELECT string_agg(a.attname, ',' ORDER BY k.ord)
+                          FROM pg_index i
+                          CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+                          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                          WHERE i.indrelid = t.oid AND i.indisprimary), '')
+            END
+            FROM (SELECT CAST(to_regclass(?1) AS oid) AS oid) t""";
+
     static String forTable(String template, InboxTable table) {
         return template.formatted(table.quotedName(), InboxTable.quote(table.processedAtIndexName()));
     }

@@ -3,13 +3,18 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.internal.StartupTableCheck;
+import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
 import io.github.txinbox.it.misuse.BeanManagedListener;
 import io.github.txinbox.it.misuse.NotSupportedService;
+import io.github.txinbox.it.tables.MissingTable;
+import io.github.txinbox.it.tables.UnfitTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -22,14 +27,22 @@ import org.junit.jupiter.api.Test;
 class DeploymentFailureIT {
 
     private static String deploy(WebArchive war) throws Exception {
+        String output = start(war, List.of());
+        assertFalse(output.contains(contextRoot(war)), "the WAR was deployed:\n" + output);
+        return output;
+    }
+
+    private static String contextRoot(WebArchive war) {
+        return "\"Context Root\": \"/" + war.getName().replace(".war", "") + "\"";
+    }
+
+    private static String start(WebArchive war, List<String> microOptions) throws Exception {
         Path file = Path.of(System.getProperty("txinbox.it.workDir"), war.getName());
         Files.deleteIfExists(file);
         war.as(ZipExporter.class).exportTo(file.toFile());
-        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(file, Duration.ofMinutes(3))) {
+        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(file, Duration.ofMinutes(3), microOptions)) {
             String output = server.output();
             assertTrue(output.contains("\"Name\": \"test-artemis-rar\""), "the server listed no deployments:\n" + output);
-            assertFalse(output.contains("\"Context Root\": \"/" + war.getName().replace(".war", "") + "\""),
-                    "the WAR was deployed:\n" + output);
             return output;
         }
     }
@@ -55,5 +68,36 @@ class DeploymentFailureIT {
         String output = deploy(Deployments.withPersistenceXml(war, "two-units-persistence.xml"));
         assertTrue(output.contains("Could not resolve a persistence unit corresponding to the "
                 + "persistence-context-ref-name [txinbox/persistence-context]"), output);
+    }
+
+    @Test
+    void aMissingTableFailsTheDeploymentWithTheDdlToRun() throws Exception {
+        String output = deploy(ShrinkWrap.create(WebArchive.class, "MissingTable.war")
+                .merge(Deployments.war(DeploymentFailureIT.class, MissingTable.class)));
+        assertTrue(output.contains("The inbox table \"txinbox_it\".\"missing_inbox\" will not do: it does not exist. "
+                + "Create it with:"), output);
+        assertTrue(output.contains("CREATE TABLE IF NOT EXISTS \"txinbox_it\".\"missing_inbox\" ("), output);
+    }
+
+    @Test
+    void aTableWithoutThePrimaryKeyFailsTheDeployment() throws Exception {
+        TestDatabase.update("DROP TABLE IF EXISTS " + UnfitTable.NAME);
+        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text NOT NULL, message_id text NOT NULL, "
+                + "processed_at timestamptz NOT NULL DEFAULT now())");
+        String output = deploy(ShrinkWrap.create(WebArchive.class, "UnfitTable.war")
+                .merge(Deployments.war(DeploymentFailureIT.class, UnfitTable.class)));
+        assertTrue(output.contains("The inbox table \"txinbox_it\".\"unfit_inbox\" will not do: it has no primary key "
+                + "(the inbox needs (scope, message_id))"), output);
+    }
+
+    @Test
+    void theCheckCanBeTurnedOff() throws Exception {
+        Path properties = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
+                "table-check-off.properties"), StartupTableCheck.SWITCH + "=false\n");
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "TableCheckOff.war")
+                .merge(Deployments.war(DeploymentFailureIT.class, MissingTable.class));
+        String output = start(war, List.of("--systemProperties", properties.toString()));
+        assertTrue(output.contains(contextRoot(war)), "the WAR was not deployed:\n" + output);
+        assertTrue(output.contains("The inbox table is not checked at start-up: txinbox.table.check=false"), output);
     }
 }

@@ -1,0 +1,50 @@
+package io.github.txinbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TableShapeTest {
+
+    private static final String FIT = "scope text NOT NULL;message_id text NOT NULL;"
+            + "processed_at timestamp with time zone NOT NULL|scope,message_id";
+
+    @Test
+    void theShippedTableIsFit() {
+        assertEquals(List.of(), TableShape.problems(FIT));
+    }
+
+    @Test
+    void otherColumnsAreTheOwnersBusiness() {
+        assertEquals(List.of(), TableShape.problems("scope text NOT NULL;message_id text NOT NULL;"
+                + "processed_at timestamp with time zone NOT NULL;note character varying(20)|scope,message_id"));
+    }
+
+    @Test
+    void aMissingTable() {
+        assertEquals(List.of("it does not exist"), TableShape.problems(null));
+    }
+
+    @Test
+    void missingAndWrongColumns() {
+        assertEquals(List.of("it has no column message_id (text NOT NULL)",
+                        "its column processed_at is timestamp without time zone NOT NULL, not timestamp with time "
+                                + "zone NOT NULL",
+                        "its primary key is (scope), not (scope, message_id)"),
+                TableShape.problems("scope text NOT NULL;processed_at timestamp without time zone NOT NULL|scope"));
+    }
+
+    @Test
+    void aNullableColumnAndNoPrimaryKey() {
+        assertEquals(List.of("its column scope is text, not text NOT NULL",
+                        "it has no primary key (the inbox needs (scope, message_id))"),
+                TableShape.problems("scope text;message_id text NOT NULL;"
+                        + "processed_at timestamp with time zone NOT NULL|"));
+    }
+
+    @Test
+    void anEmptyTable() {
+        assertEquals(3 + 1, TableShape.problems("|").size());
+    }
+}
