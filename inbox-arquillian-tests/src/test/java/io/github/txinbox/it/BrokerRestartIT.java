@@ -99,7 +99,9 @@ class BrokerRestartIT {
             ActiveMQServerControl control = broker.server().getActiveMQServerControl();
             Queue queue = broker.server().locateQueue(SimpleString.of("orders"));
             String[] prepared = control.listPreparedTransactions();
-            if (invoiced(batch, "count(DISTINCT orderid)") == ORDERS && prepared.length == 0
+            long deadLettered = broker.server().locateQueue(SimpleString.of(ArtemisSession.DEAD_LETTER_QUEUE))
+                    .getMessageCount();
+            if (invoiced(batch, "count(DISTINCT orderid)") + deadLettered >= ORDERS && prepared.length == 0
                     && queue.getMessageCount() == 0 && queue.getScheduledCount() == 0) {
                 return rolledBack;
             }
@@ -114,10 +116,24 @@ class BrokerRestartIT {
             if (now > deadline) {
                 throw new AssertionError("Not settled within 120 s: " + invoiced(batch, "count(DISTINCT orderid)")
                         + " of " + ORDERS + " orders invoiced, " + queue.getMessageCount() + " messages in the "
-                        + "queue, prepared in the broker: " + String.join("; ", prepared));
+                        + "queue, " + deadLettered + " dead-lettered, " + rolledBack + " branches rolled back by "
+                        + "hand, prepared in the broker: " + String.join("; ", prepared) + "; handler calls of the "
+                        + "orders not invoiced: " + callsOfOrdersNotInvoiced(batch));
             }
             Thread.sleep(500);
         }
+    }
+
+    private static String callsOfOrdersNotInvoiced(String batch) {
+        StringBuilder calls = new StringBuilder();
+        for (int i = 0; i < ORDERS; i++) {
+            String orderId = batch + "-" + i;
+            if (queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid = ?", orderId) == 0) {
+                calls.append(orderId).append(": ").append(queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                        + ".handler_call WHERE order_id = ?", orderId)).append(' ');
+            }
+        }
+        return calls.toString();
     }
 
     private static String base64Xid(String entry) {

@@ -18,6 +18,9 @@ import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
  */
 public final class PersistentBroker implements AutoCloseable {
 
+    /** Deliveries of a message before it is dead-lettered: Artemis's default. */
+    public static final int MAX_DELIVERY_ATTEMPTS = 10;
+
     private final Configuration configuration;
     private final int port;
     private EmbeddedActiveMQ broker;
@@ -37,7 +40,12 @@ public final class PersistentBroker implements AutoCloseable {
     public static PersistentBroker start(Path directory) {
         deleteRecursively(directory);
         int port = ArtemisSession.freePort();
-        Configuration configuration = ArtemisSession.configuration(port)
+        Configuration configuration = ArtemisSession.configuration(port);
+        // Artemis's default number of attempts rather than the session broker's 3: a restart costs an in-flight
+        // message an attempt or two on top of any failure of its own.
+        configuration.getAddressSettings().values()
+                .forEach(settings -> settings.setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS));
+        configuration
                 .setPersistenceEnabled(true)
                 .setJournalType(JournalType.NIO)
                 .setJournalDirectory(directory.resolve("journal").toString())
