@@ -29,6 +29,7 @@ import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
 import org.apache.activemq.artemis.core.server.Queue;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * prepared for {@value #IN_DOUBT_SECONDS} s is rolled back, whatever became of the database's side, because the
  * inbox recognises the redelivery when the database's side had committed.
  */
+@Tag("payara7-unsettled") // left out of the ee11 leg: see the README's compatibility table
 class BrokerRestartIT {
 
     private static final int ORDERS = 40;

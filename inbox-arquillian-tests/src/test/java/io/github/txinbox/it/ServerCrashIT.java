@@ -32,6 +32,7 @@ import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * decision to commit logged, the broker's branch committed, the database's still prepared); then started again with
  * the same transaction log. Runs Payara Micro by hand, as Arquillian cannot kill its server.
  */
+@Tag("payara7-unsettled") // left out of the ee11 leg: see the README's compatibility table
 class ServerCrashIT {
 
     private static final Duration BOOT = Duration.ofMinutes(3);
