@@ -46,6 +46,12 @@ import java.lang.annotation.Target;
 public @interface Inbox {
 
     /**
+     * The name that, as {@link #key()}, means the {@code JMSMessageID} header: the default, unless the setting
+     * {@code txinbox.key} names another property for every {@code @Inbox} without a key.
+     */
+    String JMS_MESSAGE_ID = "JMSMessageID";
+
+    /**
      * The deduplication scope: the same message id is processed once per scope. Empty (the default) means the bean
      * class's fully qualified name. At most {@value InboxRepository#MAX_SCOPE_BYTES} bytes in UTF-8.
      *
@@ -55,10 +61,11 @@ public @interface Inbox {
     String scope() default "";
 
     /**
-     * The name of the JMS message property holding the message id. Empty (the default) means the
-     * {@code JMSMessageID}.
+     * The name of the JMS message property holding the message id. Empty (the default) means the property named by
+     * the setting {@code txinbox.key}, and without that setting the {@code JMSMessageID}; {@link #JMS_MESSAGE_ID}
+     * means the {@code JMSMessageID} whatever the setting.
      *
-     * @return the property name, or empty for {@code JMSMessageID}
+     * @return the property name, {@link #JMS_MESSAGE_ID}, or empty for the configured default
      */
     @Nonbinding
     String key() default "";

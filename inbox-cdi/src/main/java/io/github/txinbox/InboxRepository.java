@@ -1,11 +1,12 @@
 package io.github.txinbox;
 
 import io.github.txinbox.internal.Arguments;
+import io.github.txinbox.internal.Configuration;
 import io.github.txinbox.internal.Keys;
+import io.github.txinbox.internal.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
@@ -44,7 +45,8 @@ import java.util.List;
  * }</pre>
  *
  * <p><b>Table.</b> The markers live in {@link InboxTable#DEFAULT} unless the application produces an
- * {@link InboxTable} bean. The table must exist: see {@link InboxSchema}.
+ * {@link InboxTable} bean or names a table in the setting {@code txinbox.table} (see the README). The table must
+ * exist: see {@link InboxSchema}.
  */
 @Dependent
 public class InboxRepository {
@@ -52,10 +54,16 @@ public class InboxRepository {
     /** The name of the persistence context reference the repository's {@link EntityManager} is injected from. */
     public static final String PERSISTENCE_CONTEXT_NAME = "txinbox/persistence-context";
 
-    /** The longest scope accepted, in UTF-8 bytes. */
+    /**
+     * The longest scope accepted, in UTF-8 bytes: the default of the setting {@code txinbox.limits.scope-bytes},
+     * which may lower it.
+     */
     public static final int MAX_SCOPE_BYTES = 255;
 
-    /** The longest message id accepted, in UTF-8 bytes. */
+    /**
+     * The longest message id accepted by default, in UTF-8 bytes; the setting {@code txinbox.limits.message-id-bytes}
+     * sets it between 1 and 2048.
+     */
     public static final int MAX_MESSAGE_ID_BYTES = 1024;
 
     /** The most markers one call of {@link #deleteExpiredBatch} may delete. */
@@ -81,9 +89,10 @@ public class InboxRepository {
     private TransactionSynchronizationRegistry transactions;
 
     @Inject
-    private Instance<InboxTable> configuredTable;
+    private Configuration configuration;
 
     private InboxTable table;
+    private Settings settings = Settings.DEFAULTS;
     private String claimSql;
     private String deleteExpiredBatchSql;
 
@@ -93,7 +102,8 @@ public class InboxRepository {
 
     @PostConstruct
     void init() {
-        table = configuredTable.isResolvable() ? configuredTable.get() : InboxTable.DEFAULT;
+        settings = configuration.settings();
+        table = configuration.table();
         claimSql = Sql.forTable(Sql.CLAIM, table);
         deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
     }
@@ -108,8 +118,9 @@ public class InboxRepository {
      * database error, so the transaction stays usable either way.
      *
      * @param scope     the deduplication scope, such as the consumer's name; not blank, at most
-     *                  {@value #MAX_SCOPE_BYTES} bytes in UTF-8
-     * @param messageId the message's id; not blank, at most {@value #MAX_MESSAGE_ID_BYTES} bytes in UTF-8
+     *                  {@value #MAX_SCOPE_BYTES} bytes in UTF-8 (or the configured limit)
+     * @param messageId the message's id; not blank, at most {@value #MAX_MESSAGE_ID_BYTES} bytes in UTF-8 (or the
+     *                  configured limit)
      * @return {@code true} if this transaction claimed the message, {@code false} if it was already processed
      * @throws IllegalArgumentException     when the scope or message id is null, blank, too long, or contains a NUL
      *                                      character or an unpaired surrogate
@@ -118,8 +129,8 @@ public class InboxRepository {
      *                                      the table does not exist
      */
     public boolean claim(String scope, String messageId) {
-        Keys.require("scope", scope, MAX_SCOPE_BYTES);
-        Keys.require("messageId", messageId, MAX_MESSAGE_ID_BYTES);
+        Keys.require("scope", scope, settings.maxScopeBytes());
+        Keys.require("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.claim");
         return nativeQuery(claimSql)
                 .setParameter(1, scope)

@@ -3,7 +3,7 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.txinbox.internal.StartupTableCheck;
+import io.github.txinbox.internal.Settings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
@@ -93,7 +93,7 @@ class DeploymentFailureIT {
     @Test
     void theCheckCanBeTurnedOff() throws Exception {
         Path properties = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
-                "table-check-off.properties"), StartupTableCheck.SWITCH + "=false\n");
+                "table-check-off.properties"), Settings.TABLE_CHECK + "=false\n");
         WebArchive war = ShrinkWrap.create(WebArchive.class, "TableCheckOff.war")
                 .merge(Deployments.war(DeploymentFailureIT.class, MissingTable.class));
         String output = start(war, List.of("--systemProperties", properties.toString()));

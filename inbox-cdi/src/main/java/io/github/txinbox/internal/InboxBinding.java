@@ -34,7 +34,8 @@ public record InboxBinding(String description, String scope, String key,
     private static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
 
     /**
-     * Computes the binding of a method.
+     * Computes the binding of a method, with the message id in the {@code JMSMessageID} unless {@code @Inbox} names
+     * a key.
      *
      * @param beanClass the bean's class (not a proxy's)
      * @param method    the intercepted method
@@ -42,6 +43,20 @@ public record InboxBinding(String description, String scope, String key,
      * @throws InboxDefinitionException when {@code @Inbox} cannot apply to the method, listing every reason
      */
     public static InboxBinding of(Class<?> beanClass, Method method) {
+        return of(beanClass, method, "");
+    }
+
+    /**
+     * Computes the binding of a method.
+     *
+     * @param beanClass  the bean's class (not a proxy's)
+     * @param method     the intercepted method
+     * @param defaultKey the JMS property holding the id when {@code @Inbox} names no key; empty for
+     *                   {@code JMSMessageID}
+     * @return the binding
+     * @throws InboxDefinitionException when {@code @Inbox} cannot apply to the method, listing every reason
+     */
+    public static InboxBinding of(Class<?> beanClass, Method method, String defaultKey) {
         List<String> problems = problems(beanClass, method);
         if (!problems.isEmpty()) {
             throw new InboxDefinitionException(String.join("; ", problems));
@@ -51,7 +66,7 @@ public record InboxBinding(String description, String scope, String key,
                 inbox.resolver() == MessageIdResolver.class ? null : inbox.resolver();
         return new InboxBinding(describe(beanClass, method),
                 inbox.scope().isEmpty() ? beanClass.getName() : inbox.scope(),
-                inbox.key(),
+                resolver != null ? "" : key(inbox.key(), defaultKey),
                 resolver,
                 resolver == null ? messageParameter(method) : -1,
                 method.getReturnType() == InboxResult.class,
@@ -114,6 +129,11 @@ public record InboxBinding(String description, String scope, String key,
                     + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY");
         }
         return problems;
+    }
+
+    private static String key(String named, String defaultKey) {
+        String key = named.isEmpty() ? defaultKey : named;
+        return Inbox.JMS_MESSAGE_ID.equals(key) ? "" : key;
     }
 
     /** The method's annotation, else the class's (which {@code @Inherited} carries down to subclasses). */

@@ -60,6 +60,9 @@ public class InboxInterceptor {
     @Inject
     private Event<InboxEvent> events;
 
+    @Inject
+    private Configuration configuration;
+
     /**
      * Claims the message, then invokes the method or skips it, and settles the transaction's fate by the result.
      *
@@ -72,7 +75,7 @@ public class InboxInterceptor {
         long start = System.nanoTime();
         Class<?> beanClass = beanClass(invocation.getTarget());
         InboxBinding binding = BINDINGS.computeIfAbsent(new Target(beanClass, invocation.getMethod()),
-                target -> InboxBinding.of(target.beanClass(), target.method()));
+                target -> InboxBinding.of(target.beanClass(), target.method(), configuration.settings().defaultKey()));
 
         int status = transactions.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {

@@ -44,8 +44,12 @@ public final class Keys {
         }
         if (bytes > maxBytes) {
             throw new IllegalArgumentException(what + " is " + bytes + " bytes long in UTF-8; the limit is "
-                    + maxBytes + " bytes (it starts with '" + value.substring(0, value.offsetByCodePoints(0, 32)) + "...')");
+                    + maxBytes + " bytes (it starts with '" + start(value) + "...')");
         }
         return value;
+    }
+
+    private static String start(String value) {
+        return value.substring(0, value.offsetByCodePoints(0, Math.min(32, value.codePointCount(0, value.length()))));
     }
 }

@@ -5,7 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
-/** Runs {@link InboxRepository#verifyTable()} in a transaction of its own, for {@link StartupTableCheck}. */
+/** Runs {@link InboxRepository#verifyTable()} in a transaction of its own, for {@link StartupCheck}. */
 @ApplicationScoped
 public class TableVerifier {
 

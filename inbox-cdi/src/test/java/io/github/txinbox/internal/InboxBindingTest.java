@@ -77,6 +77,23 @@ class InboxBindingTest {
         @TransactionAttribute(TransactionAttributeType.MANDATORY)
         public void mandatory(Message message) {
         }
+
+        @Inbox(key = Inbox.JMS_MESSAGE_ID)
+        public void headerWhateverTheSetting(Message message) {
+        }
+    }
+
+    @Test
+    void theConfiguredKeyAppliesWhereInboxNamesNone() throws Exception {
+        Method onMessage = Listener.class.getMethod("onMessage", Message.class);
+        assertEquals("", InboxBinding.of(Listener.class, onMessage).key());
+        assertEquals("orderId", InboxBinding.of(Listener.class, onMessage, "orderId").key());
+        Method handle = Handlers.class.getMethod("handle", String.class, TextMessage.class);
+        assertEquals("orderId", InboxBinding.of(Handlers.class, handle, "tenantId").key(), "a named key wins");
+        Method header = Handlers.class.getMethod("headerWhateverTheSetting", Message.class);
+        assertEquals("", InboxBinding.of(Handlers.class, header, "orderId").key(), "JMSMessageID named explicitly");
+        Method byResolver = Handlers.class.getMethod("byResolver", String.class);
+        assertEquals("", InboxBinding.of(Handlers.class, byResolver, "orderId").key(), "a resolver reads no key");
     }
 
     @Inbox

@@ -1,0 +1,101 @@
+package io.github.txinbox.internal;
+
+import io.github.txinbox.InboxEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Timer;
+
+/**
+ * Counts the inbox's decisions and times them in the application's MicroProfile Metrics registry, from the
+ * {@link InboxEvent}s. Not discovered: {@link InboxExtension} adds it as an application-scoped bean where the
+ * MicroProfile Metrics API is present, so that nothing else in the library depends on it.
+ */
+public class InboxMetrics {
+
+    /** The counter of decisions, tagged {@value #SCOPE_TAG} and {@value #OUTCOME_TAG}. */
+    public static final String MESSAGES = "txinbox.messages";
+
+    /** The timer of calls, from the interceptor's start to its decision, the handler included; same tags. */
+    public static final String DURATION = "txinbox.duration";
+
+    /** The tag holding the deduplication scope. */
+    public static final String SCOPE_TAG = "scope";
+
+    /** The tag holding the outcome, in lower case: processed, skipped, retry, duplicate, failure, missing_id. */
+    public static final String OUTCOME_TAG = "outcome";
+
+    private static final Logger LOG = Logger.getLogger(InboxMetrics.class.getName());
+
+    private static final Metadata MESSAGES_METADATA = Metadata.builder().withName(MESSAGES)
+            .withDescription("Messages the inbox decided on, by scope and outcome").build();
+
+    private static final Metadata DURATION_METADATA = Metadata.builder().withName(DURATION)
+            .withDescription("Time from the inbox's claim to its decision, the handler included, by scope and outcome")
+            .withUnit(MetricUnits.NANOSECONDS).build();
+
+    private record Key(String scope, InboxEvent.Outcome outcome) {
+    }
+
+    private record Instruments(Counter messages, Timer duration) {
+    }
+
+    private final ConcurrentMap<Key, Instruments> instruments = new ConcurrentHashMap<>();
+
+    @Inject
+    Instance<MetricRegistry> registries;
+
+    private volatile MetricRegistry registry;
+    private volatile boolean unavailable;
+
+    /**
+     * Records one decision; first among the observers, so that an application observer that fails cannot hide it.
+     */
+    void record(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) InboxEvent event) {
+        if (unavailable) {
+            return;
+        }
+        Instruments forKey = instruments.computeIfAbsent(new Key(event.scope(), event.outcome()), this::register);
+        if (forKey != null) {
+            forKey.messages().inc();
+            forKey.duration().update(event.duration());
+        }
+    }
+
+    private Instruments register(Key key) {
+        MetricRegistry metrics = registry();
+        if (metrics == null) {
+            return null;
+        }
+        Tag[] tags = {new Tag(SCOPE_TAG, key.scope()),
+                new Tag(OUTCOME_TAG, key.outcome().name().toLowerCase(Locale.ROOT))};
+        return new Instruments(metrics.counter(MESSAGES_METADATA, tags), metrics.timer(DURATION_METADATA, tags));
+    }
+
+    private MetricRegistry registry() {
+        MetricRegistry found = registry;
+        if (found == null) {
+            if (!registries.isResolvable()) {
+                // The API is there but no implementation serves it.
+                unavailable = true;
+                LOG.info("The MicroProfile Metrics API is present but no MetricRegistry can be injected; "
+                        + "the inbox records no metrics");
+                return null;
+            }
+            found = registries.get();
+            registry = found;
+        }
+        return found;
+    }
+}

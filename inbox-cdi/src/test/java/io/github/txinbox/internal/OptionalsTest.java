@@ -1,0 +1,126 @@
+package io.github.txinbox.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The library on a server without MicroProfile: its classes loaded by a class loader that hides every
+ * {@code org.eclipse.microprofile} class, as such a server would.
+ */
+class OptionalsTest {
+
+    /** Defines the library's classes itself, so that they resolve their references through it. */
+    static final class WithoutMicroProfile extends ClassLoader {
+
+        WithoutMicroProfile() {
+            super(OptionalsTest.class.getClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("org.eclipse.microprofile.")) {
+                throw new ClassNotFoundException(name + " (hidden)");
+            }
+            if (!name.startsWith("io.github.txinbox.")) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> loaded = findLoadedClass(name);
+                if (loaded == null) {
+                    try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                        if (in == null) {
+                            throw new ClassNotFoundException(name);
+                        }
+                        byte[] bytes = in.readAllBytes();
+                        loaded = defineClass(name, bytes, 0, bytes.length);
+                    } catch (IOException e) {
+                        throw new ClassNotFoundException(name, e);
+                    }
+                }
+                return loaded;
+            }
+        }
+    }
+
+    /** Calls the extension's start of discovery and lists the classes it added as beans. */
+    private static List<Class<?>> typesAddedAtDiscovery(ClassLoader loader) throws Exception {
+        List<Class<?>> added = new ArrayList<>();
+        Object configurator = Proxy.newProxyInstance(loader,
+                new Class<?>[] {jakarta.enterprise.inject.spi.configurator.AnnotatedTypeConfigurator.class},
+                (proxy, method, args) -> proxy);
+        BeforeBeanDiscovery event = (BeforeBeanDiscovery) Proxy.newProxyInstance(loader,
+                new Class<?>[] {BeforeBeanDiscovery.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("addAnnotatedType") && args[0] instanceof Class<?> type) {
+                        added.add(type);
+                        return configurator;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+        Class<?> extensionClass = loader.loadClass(InboxExtension.class.getName());
+        Method addMetrics = extensionClass.getDeclaredMethod("addMetrics", BeforeBeanDiscovery.class);
+        addMetrics.setAccessible(true);
+        addMetrics.invoke(extensionClass.getConstructor().newInstance(), event);
+        return added;
+    }
+
+    @Test
+    void withMetricsTheExtensionAddsTheMetricsBean() throws Exception {
+        assertEquals(List.of(InboxMetrics.class), typesAddedAtDiscovery(OptionalsTest.class.getClassLoader()));
+    }
+
+    @Test
+    void withoutMetricsTheExtensionAddsNothing() throws Exception {
+        assertEquals(List.of(), typesAddedAtDiscovery(new WithoutMicroProfile()));
+    }
+
+    @Test
+    void theCoreClassesLinkWithoutMicroProfile() throws Exception {
+        ClassLoader loader = new WithoutMicroProfile();
+        for (Class<?> type : List.of(InboxInterceptor.class, InboxExtension.class, StartupCheck.class,
+                Configuration.class, Settings.class, Optionals.class, TableVerifier.class,
+                io.github.txinbox.InboxRepository.class)) {
+            Class<?> loaded = loader.loadClass(type.getName());
+            assertNotEquals(type, loaded, "loaded by the hiding class loader");
+            // Resolves every type in the fields' and methods' signatures.
+            loaded.getDeclaredFields();
+            loaded.getDeclaredMethods();
+            loaded.getDeclaredConstructors();
+        }
+        // The check can fail: the metrics bean does need MicroProfile.
+        Class<?> metrics = loader.loadClass(InboxMetrics.class.getName());
+        assertThrows(NoClassDefFoundError.class, metrics::getDeclaredFields);
+    }
+
+    @Test
+    void withoutConfigTheSettingsComeFromSystemProperties() throws Exception {
+        ClassLoader loader = new WithoutMicroProfile();
+        Class<?> optionals = loader.loadClass(Optionals.class.getName());
+        Method source = optionals.getDeclaredMethod("settingsSource", ClassLoader.class);
+        source.setAccessible(true);
+        String property = "txinbox.test.optionals." + System.nanoTime();
+        System.setProperty(property, "from a system property");
+        try {
+            @SuppressWarnings("unchecked")
+            Function<String, Optional<String>> values = (Function<String, Optional<String>>) source.invoke(null, loader);
+            assertEquals(Optional.of("from a system property"), values.apply(property));
+            assertEquals(Optional.empty(), values.apply(property + ".unset"));
+        } finally {
+            System.clearProperty(property);
+        }
+        assertTrue(Optionals.present(Optionals.CONFIG_PROVIDER, OptionalsTest.class.getClassLoader()),
+                "MicroProfile Config is on the test class path");
+    }
+}
