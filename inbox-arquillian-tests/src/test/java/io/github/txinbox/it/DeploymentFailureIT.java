@@ -7,6 +7,7 @@ import io.github.txinbox.internal.Settings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.misuse.BeanManagedListener;
 import io.github.txinbox.it.misuse.NotSupportedService;
 import io.github.txinbox.it.tables.MissingTable;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,13 @@ class DeploymentFailureIT {
             assertTrue(output.contains("\"Name\": \"test-artemis-rar\""), "the server listed no deployments:\n" + output);
             return output;
         }
+    }
+
+    /** Starts the server with system properties from a file, as an operator would set them. */
+    private static String startWithSystemProperties(WebArchive war, String properties) throws Exception {
+        Path file = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
+                war.getName().replace(".war", ".properties")), properties);
+        return start(war, List.of("--systemProperties", file.toString()));
     }
 
     @Test
@@ -92,12 +101,40 @@ class DeploymentFailureIT {
 
     @Test
     void theCheckCanBeTurnedOff() throws Exception {
-        Path properties = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
-                "table-check-off.properties"), Settings.TABLE_CHECK + "=false\n");
         WebArchive war = ShrinkWrap.create(WebArchive.class, "TableCheckOff.war")
                 .merge(Deployments.war(DeploymentFailureIT.class, MissingTable.class));
-        String output = start(war, List.of("--systemProperties", properties.toString()));
+        String output = startWithSystemProperties(war, Settings.TABLE_CHECK + "=false\n");
         assertTrue(output.contains(contextRoot(war)), "the WAR was not deployed:\n" + output);
         assertTrue(output.contains("The inbox table is not checked at start-up: txinbox.table.check=false"), output);
+    }
+
+    @Test
+    void aTableNamedInTheApplicationsConfigurationIsChecked() throws Exception {
+        String output = deploy(ShrinkWrap.create(WebArchive.class, "ConfiguredMissingTable.war")
+                .merge(Deployments.war(DeploymentFailureIT.class))
+                .addAsResource(new StringAsset(Settings.TABLE + "=TxInbox_IT.Nowhere\n"),
+                        "META-INF/microprofile-config.properties"));
+        assertTrue(output.contains("The inbox table \"txinbox_it\".\"nowhere\" will not do: it does not exist. "
+                + "Create it with:"), output);
+    }
+
+    @Test
+    void anInvalidSettingFailsTheDeploymentNamingIt() throws Exception {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, "InvalidSetting.war")
+                .merge(Deployments.war(DeploymentFailureIT.class));
+        String output = startWithSystemProperties(war, Settings.MESSAGE_ID_BYTES + "=0\n");
+        assertFalse(output.contains(contextRoot(war)), "the WAR was deployed:\n" + output);
+        assertTrue(output.contains("txinbox.limits.message-id-bytes=0 is not valid: "
+                + "it must lie between 1 and 2048"), output);
+    }
+
+    @Test
+    void aScopeLongerThanTheConfiguredLimitFailsTheDeployment() throws Exception {
+        String output = deploy(ShrinkWrap.create(WebArchive.class, "ScopeOverLimit.war")
+                .merge(Deployments.war(DeploymentFailureIT.class))
+                .addPackage(Orders.class.getPackage())
+                .addAsResource(new StringAsset(Settings.SCOPE_BYTES + "=5\n"), "META-INF/microprofile-config.properties"));
+        assertTrue(output.contains("txinbox.limits.scope-bytes=5 is too small for the scope of @Inbox on "
+                + Orders.class.getPackageName() + "."), output);
     }
 }

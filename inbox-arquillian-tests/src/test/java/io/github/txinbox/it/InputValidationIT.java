@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxRepository;
+import io.github.txinbox.internal.Settings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
@@ -14,6 +15,7 @@ import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,6 +61,13 @@ class InputValidationIT {
                 .collect(Collectors.joining());
     }
 
+    /** Random emoji, four bytes each in UTF-8: the most bytes a length admits, none of them compressible. */
+    private static String fourByteCharacters(int bytes) {
+        return IntStream.range(0, bytes / 4)
+                .mapToObj(i -> Character.toString(0x1F600 + RANDOM.nextInt(0x4F)))
+                .collect(Collectors.joining());
+    }
+
     @Test
     void everyBadArgumentIsRefusedAndTheTransactionStaysUsable() throws Exception {
         String tooLongScope = "s".repeat(InboxRepository.MAX_SCOPE_BYTES + 1);
@@ -98,11 +107,18 @@ class InputValidationIT {
     @Test
     void theLongestAcceptedKeyFitsThePrimaryKeyIndex() throws Exception {
         String scope = incompressible(InboxRepository.MAX_SCOPE_BYTES);
-        // Four-byte characters only: the most bytes the limit admits, none of them compressible.
-        String id = IntStream.range(0, InboxRepository.MAX_MESSAGE_ID_BYTES / 4)
-                .mapToObj(i -> Character.toString(0x1F600 + RANDOM.nextInt(0x4F)))
-                .collect(Collectors.joining());
+        String id = fourByteCharacters(InboxRepository.MAX_MESSAGE_ID_BYTES);
         assertTrue(Transactions.commit(transaction, () -> inbox.claim(scope, id)));
+        assertEquals(1, markers(INBOX, scope, id));
+    }
+
+    @Test
+    void theHighestIdLimitThatMayBeConfiguredFitsThePrimaryKeyIndex() throws SQLException {
+        // txinbox.limits.message-id-bytes admits up to this ceiling: with the longest scope, the entry still fits.
+        String scope = incompressible(InboxRepository.MAX_SCOPE_BYTES);
+        String id = fourByteCharacters(Settings.MESSAGE_ID_BYTES_CEILING);
+        assertEquals(Settings.MESSAGE_ID_BYTES_CEILING, id.getBytes(StandardCharsets.UTF_8).length);
+        assertEquals(1, TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id) VALUES (?, ?)", scope, id));
         assertEquals(1, markers(INBOX, scope, id));
     }
 

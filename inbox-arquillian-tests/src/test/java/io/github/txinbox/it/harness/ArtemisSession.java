@@ -35,7 +35,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
 public final class ArtemisSession implements LauncherSessionListener {
 
     /** The queues of the test application. */
-    public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "timeout");
+    public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "timeout",
+            "configured");
 
     /** Where messages go after their last failed attempt. */
     public static final String DEAD_LETTER_QUEUE = "DLQ";

@@ -113,6 +113,7 @@ public final class PostgresSession implements LauncherSessionListener {
             }
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "markers")));
+            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "configured")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id text PRIMARY KEY, text text)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA

@@ -1,0 +1,193 @@
+package io.github.txinbox.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxResult;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.messaging.OrderService;
+import io.github.txinbox.it.messaging.Orders;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.inject.Inject;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.eclipse.microprofile.metrics.MetricID;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every decision of the interceptor is counted and timed in the application's MicroProfile Metrics registry, under
+ * the names the README documents, and published at Payara's {@code /metrics} endpoint.
+ */
+@ExtendWith(ArquillianExtension.class)
+class InboxMetricsIT {
+
+    private static final String SCOPE = OrderService.DIRECT_SCOPE;
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.war(InboxMetricsIT.class).addPackage(Orders.class.getPackage());
+    }
+
+    @EJB
+    OrderService service;
+
+    @Inject
+    MetricRegistry registry;
+
+    // The documented names, spelt out: a renamed metric or tag must fail here.
+    private static final String MESSAGES = "txinbox.messages";
+    private static final String DURATION = "txinbox.duration";
+
+    private static MetricID id(String name, String outcome) {
+        return new MetricID(name, new Tag("scope", SCOPE), new Tag("outcome", outcome));
+    }
+
+    private long count(String outcome) {
+        var counter = registry.getCounters().get(id(MESSAGES, outcome));
+        return counter == null ? 0 : counter.getCount();
+    }
+
+    private long timed(String outcome) {
+        var timer = registry.getTimers().get(id(DURATION, outcome));
+        return timer == null ? 0 : timer.getCount();
+    }
+
+    /** Counts and timer counts of every outcome, so that a test can check that only the expected ones moved. */
+    private Map<String, Long> snapshot() {
+        Map<String, Long> values = new TreeMap<>();
+        for (String outcome : new String[] {"processed", "duplicate", "skipped", "retry", "failure", "missing_id"}) {
+            values.put(outcome, count(outcome));
+            values.put(outcome + " timed", timed(outcome));
+        }
+        return values;
+    }
+
+    private void assertMoved(Map<String, Long> before, String outcome, long by) {
+        Map<String, Long> expected = new TreeMap<>(before);
+        expected.merge(outcome, by, Long::sum);
+        expected.merge(outcome + " timed", by, Long::sum);
+        assertEquals(expected, snapshot());
+    }
+
+    private static String newOrderId() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    @Test
+    void processedAndDuplicateAreCounted() {
+        String orderId = newOrderId();
+        Map<String, Long> before = snapshot();
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"));
+        assertMoved(before, "processed", 1);
+        before = snapshot();
+        assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
+        assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
+        assertMoved(before, "duplicate", 2);
+    }
+
+    @Test
+    void skippedIsCounted() {
+        Map<String, Long> before = snapshot();
+        service.place(newOrderId(), "skip");
+        assertMoved(before, "skipped", 1);
+    }
+
+    @Test
+    void retriesReturnedAndThrownAreCounted() {
+        Map<String, Long> before = snapshot();
+        service.place(newOrderId(), "retry");
+        service.place(newOrderId(), "retry-exception");
+        assertMoved(before, "retry", 2);
+    }
+
+    @Test
+    void aFailureIsCounted() {
+        Map<String, Long> before = snapshot();
+        assertThrows(EJBException.class, () -> service.place(newOrderId(), "fail"));
+        assertMoved(before, "failure", 1);
+    }
+
+    @Test
+    void aMissingIdIsCounted() {
+        Map<String, Long> before = snapshot();
+        assertThrows(EJBException.class, () -> service.place(null, "process"));
+        assertMoved(before, "missing_id", 1);
+    }
+
+    @Test
+    void theTimerHoldsTheHandlersTime() {
+        service.place(newOrderId(), "slow");
+        var timer = registry.getTimers().get(id(DURATION, "processed"));
+        assertTrue(timer.getElapsedTime().compareTo(Duration.ofMillis(OrderService.SLOW_MILLIS)) >= 0,
+                "the slow call took " + OrderService.SLOW_MILLIS + " ms; the timer's total is "
+                        + timer.getElapsedTime());
+        assertTrue(timer.getSnapshot().getMax() >= Duration.ofMillis(OrderService.SLOW_MILLIS).toNanos(),
+                "the longest call recorded is " + timer.getSnapshot().getMax() + " ns");
+    }
+
+    /** Places orders for the client-side test, which cannot call the bean itself. */
+    @WebServlet("/place")
+    public static class PlaceServlet extends HttpServlet {
+
+        private static final long serialVersionUID = 1L;
+
+        @EJB
+        transient OrderService service;
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            InboxResult result = service.place(request.getParameter("order"), request.getParameter("behaviour"));
+            response.getWriter().print(result.outcome());
+        }
+    }
+
+    @Test
+    @RunAsClient
+    void theEndpointPublishesTheDocumentedNames(@ArquillianResource URL application) throws Exception {
+        String orderId = newOrderId();
+        assertEquals("PROCESSED", get(application, "place?behaviour=process&order=" + orderId));
+        assertEquals("DUPLICATE", get(application, "place?behaviour=process&order=" + orderId));
+        assertEquals("SKIPPED", get(application, "place?behaviour=skip&order=" + newOrderId()));
+
+        String metrics = get(new URL(application, "/"), "metrics?scope=application");
+        for (String outcome : new String[] {"processed", "duplicate", "skipped"}) {
+            assertTrue(hasLine(metrics, "txinbox_messages_total{", outcome), metrics);
+            assertTrue(hasLine(metrics, "txinbox_duration_seconds_count{", outcome), metrics);
+        }
+    }
+
+    private static boolean hasLine(String metrics, String start, String outcome) {
+        return metrics.lines().anyMatch(line -> line.startsWith(start) && line.contains("outcome=\"" + outcome + "\"")
+                && line.contains("scope=\"" + SCOPE + "\""));
+    }
+
+    private static String get(URL base, String path) throws IOException, InterruptedException {
+        URI uri = URI.create(base.toString()).resolve(path);
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), uri + " answered " + response.body());
+        return response.body();
+    }
+}
