@@ -163,7 +163,8 @@ public class InboxRepository {
      * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, oldest first, skipping markers
      * that other transactions hold locked, so that cleanup running on several nodes at once never waits on itself
      * or on the inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than the
-     * limit.
+     * limit. {@link #deleteExpiredBatch(Instant, Instant, int)} does the same from a lower bound, which makes a long
+     * run of batches much faster.
      *
      * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
      *               cutoff is kept. Between the years 1 and 9999.
@@ -173,19 +174,54 @@ public class InboxRepository {
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public int deleteExpiredBatch(Instant cutoff, int limit) {
-        if (cutoff == null) {
-            throw new IllegalArgumentException("cutoff must not be null");
-        }
-        if (cutoff.isBefore(EARLIEST_CUTOFF) || cutoff.isAfter(LATEST_CUTOFF)) {
-            throw new IllegalArgumentException("cutoff " + cutoff + " is out of range: it must lie between "
-                    + EARLIEST_CUTOFF + " and " + LATEST_CUTOFF);
+        return deleteExpiredBatch(EARLIEST_CUTOFF, cutoff, limit).deleted();
+    }
+
+    /**
+     * Like {@link #deleteExpiredBatch(Instant, int)}, but only markers processed at or after {@code from}. Pass the
+     * {@link DeletedBatch#newest()} of the previous batch: each batch then starts its index scan where the previous
+     * one stopped, instead of stepping again over the index entries of every marker deleted before (they stay in the
+     * index until VACUUM), so a run of many batches takes time in proportion to the markers, not to their square.
+     * Markers older than {@code from} that a concurrent cleanup held locked are left to that cleanup.
+     *
+     * @param from   markers with {@code processed_at} before this instant are kept; truncated to the microsecond.
+     *               Between the years 1 and 9999, and not after the cutoff.
+     * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
+     *               cutoff is kept. Between the years 1 and 9999.
+     * @param limit  the most markers to delete, from 1 to {@value #MAX_BATCH_SIZE}
+     * @return how many markers were deleted, and the newest one's {@code processed_at}
+     * @throws IllegalArgumentException     when an instant is null or out of range, {@code from} is after the cutoff,
+     *                                      or the limit is out of range
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     */
+    public DeletedBatch deleteExpiredBatch(Instant from, Instant cutoff, int limit) {
+        requireInRange("from", from);
+        requireInRange("cutoff", cutoff);
+        if (from.isAfter(cutoff)) {
+            throw new IllegalArgumentException("from " + from + " is after the cutoff " + cutoff);
         }
         Arguments.requireBatchSize("limit", limit);
         requireActiveTransaction("InboxRepository.deleteExpiredBatch");
-        return nativeQuery(deleteExpiredBatchSql)
-                .setParameter(1, ceilToMicros(cutoff).toString())
-                .setParameter(2, limit)
-                .executeUpdate();
+        String result = (String) nativeQuery(deleteExpiredBatchSql)
+                .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
+                .setParameter(2, ceilToMicros(cutoff).toString())
+                .setParameter(3, limit)
+                .getSingleResult();
+        int slash = result.indexOf('/');
+        int deleted = Integer.parseInt(result.substring(0, slash));
+        String newest = result.substring(slash + 1);
+        return new DeletedBatch(deleted,
+                newest.isEmpty() ? null : Instant.EPOCH.plus(Long.parseLong(newest), ChronoUnit.MICROS));
+    }
+
+    private static void requireInRange(String name, Instant instant) {
+        if (instant == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+        if (instant.isBefore(EARLIEST_CUTOFF) || instant.isAfter(LATEST_CUTOFF)) {
+            throw new IllegalArgumentException(name + " " + instant + " is out of range: it must lie between "
+                    + EARLIEST_CUTOFF + " and " + LATEST_CUTOFF);
+        }
     }
 
     /**

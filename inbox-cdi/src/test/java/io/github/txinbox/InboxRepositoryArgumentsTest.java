@@ -57,4 +57,23 @@ class InboxRepositoryArgumentsTest {
         assertTrue(refused(() -> repository.deleteExpiredBatch(Instant.EPOCH.minus(800_000, ChronoUnit.DAYS), 10))
                 .contains("out of range"));
     }
+
+    @Test
+    void deleteExpiredBatchFromChecksTheLowerBound() {
+        Instant now = Instant.now();
+        assertEquals("from must not be null", refused(() -> repository.deleteExpiredBatch(null, now, 10)));
+        assertTrue(refused(() -> repository.deleteExpiredBatch(now.plusSeconds(1), now, 10))
+                .startsWith("from " + now.plusSeconds(1) + " is after the cutoff"));
+        assertTrue(refused(() -> repository.deleteExpiredBatch(Instant.MIN, now, 10)).contains("out of range"));
+        assertEquals("limit must be between 1 and 100000, but is 0",
+                refused(() -> repository.deleteExpiredBatch(now, now, 0)));
+    }
+
+    @Test
+    void aDeletedBatchNamesItsNewestExactlyWhenItDeletedSome() {
+        assertEquals(0, new DeletedBatch(0, null).deleted());
+        assertThrows(IllegalArgumentException.class, () -> new DeletedBatch(1, null));
+        assertThrows(IllegalArgumentException.class, () -> new DeletedBatch(0, Instant.EPOCH));
+        assertThrows(IllegalArgumentException.class, () -> new DeletedBatch(-1, null));
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.DeletedBatch;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
@@ -70,6 +71,49 @@ class CleanupIT {
 
     private int deleteBatch(Instant cutoff, int limit) throws Exception {
         return Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(cutoff, limit));
+    }
+
+    @Test
+    void fromALowerBoundItKeepsWhatIsOlderAndReportsTheNewestDeleted() throws Exception {
+        Instant from = CUTOFF.minus(10, ChronoUnit.MINUTES);
+        insertMarker("orders", "older", from.minus(1, ChronoUnit.MICROS));
+        insertMarker("orders", "at-from", from);
+        insertMarker("orders", "newest", CUTOFF.minus(1, ChronoUnit.MICROS));
+        insertMarker("orders", "at-cutoff", CUTOFF);
+
+        DeletedBatch batch = Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(from, CUTOFF, 10));
+        assertEquals(new DeletedBatch(2, CUTOFF.minus(1, ChronoUnit.MICROS)), batch);
+        assertEquals(1, markers(INBOX, "orders", "older"));
+        assertEquals(0, markers(INBOX, "orders", "at-from"));
+        assertEquals(0, markers(INBOX, "orders", "newest"));
+        assertEquals(1, markers(INBOX, "orders", "at-cutoff"));
+
+        assertEquals(new DeletedBatch(0, null),
+                Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(from, CUTOFF, 10)));
+    }
+
+    @Test
+    void batchesFromTheNewestOfTheLastDeleteEveryExpiredMarkerOnce() throws Exception {
+        // Equal timestamps straddle the batches: the next batch starts at the newest, inclusive.
+        for (int i = 0; i < 30; i++) {
+            insertMarker("orders", "expired-" + i, CUTOFF.minus(1 + i / 4, ChronoUnit.SECONDS));
+        }
+        Instant from = Instant.parse("0001-01-01T00:00:00Z");
+        int total = 0;
+        int batches = 0;
+        DeletedBatch batch;
+        do {
+            Instant start = from;
+            batch = Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(start, CUTOFF, 7));
+            total += batch.deleted();
+            batches++;
+            if (batch.newest() != null) {
+                from = batch.newest();
+            }
+        } while (batch.deleted() == 7);
+        assertEquals(30, total);
+        assertEquals(5, batches);
+        assertEquals(0, count());
     }
 
     @Test

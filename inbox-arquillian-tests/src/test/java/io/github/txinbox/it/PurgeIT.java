@@ -203,8 +203,8 @@ class PurgeIT {
 
     private static void awaitPurgeDeleting() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'DELETE FROM \"inbox\"%' "
-                + "AND state = 'active'") == 0) {
+        while (TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE query LIKE 'WITH deleted AS (%DELETE FROM \"inbox\"%' AND state = 'active'") == 0) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the purge never started deleting");
             }
@@ -238,14 +238,14 @@ class PurgeIT {
         assertEquals(100, (int) Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(cutoff, 100)));
 
         // The statement exactly as the repository issued it, explained with the same parameters.
-        String sql = RecordedSql.last("DELETE FROM");
+        String sql = RecordedSql.last("WITH deleted AS (");
         StringBuilder plan = new StringBuilder();
         try (Connection connection = TestDatabase.connect()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("SET search_path TO " + TestDatabase.SCHEMA);
             }
             try (PreparedStatement explain = TestDatabase.prepare(connection, "EXPLAIN " + sql,
-                    cutoff.toString(), 100); ResultSet rows = explain.executeQuery()) {
+                    "0001-01-01T00:00:00Z", cutoff.toString(), 100); ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');
                 }

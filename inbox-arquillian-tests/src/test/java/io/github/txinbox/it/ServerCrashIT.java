@@ -12,6 +12,7 @@ import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
 import io.github.txinbox.it.messaging.Orders;
 import java.io.IOException;
@@ -20,13 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -47,19 +44,11 @@ class ServerCrashIT {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration DRAIN = Duration.ofSeconds(60);
 
-    private static final Pattern BASE64_XID = Pattern.compile("base64: (\\S+)");
-
     private static Path war;
 
     private static Path freshDirectory(String name) throws IOException {
         Path work = Path.of(System.getProperty("txinbox.it.workDir"), "crash", name);
-        if (Files.exists(work)) {
-            try (Stream<Path> paths = Files.walk(work)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
-        }
+        Directories.delete(work);
         return Files.createDirectories(work.resolve("tx-log"));
     }
 
@@ -227,21 +216,12 @@ class ServerCrashIT {
             ActiveMQServerControl control = ArtemisSession.server().getActiveMQServerControl();
             String[] prepared = control.listPreparedTransactions();
             assertEquals(1, prepared.length, String.join("\n", prepared));
-            assertTrue(control.rollbackPreparedTransaction(base64Xid(prepared[0])), prepared[0]);
+            assertTrue(Broker.rollBackPrepared(control, prepared[0]), prepared[0]);
             Broker.awaitDrained("crash", DRAIN);
         }
         assertEquals(0, preparedInBroker());
         assertEquals(2, calls(orderId), "the rolled-back message was redelivered");
         assertEquals(1, invoices(orderId));
         assertEquals(1, markers(messageId));
-    }
-
-    /** Picks the base64 form of the Xid out of an entry of {@code listPreparedTransactions}. */
-    private static String base64Xid(String entry) {
-        Matcher matcher = BASE64_XID.matcher(entry);
-        if (!matcher.find()) {
-            throw new AssertionError("No base64 Xid in " + entry);
-        }
-        return matcher.group(1);
     }
 }

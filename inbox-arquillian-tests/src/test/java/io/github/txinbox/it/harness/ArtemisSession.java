@@ -36,7 +36,7 @@ public final class ArtemisSession implements LauncherSessionListener {
 
     /** The queues of the test application. */
     public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "timeout",
-            "configured");
+            "configured", "bench-inbox", "bench-plain");
 
     /** Where messages go after their last failed attempt. */
     public static final String DEAD_LETTER_QUEUE = "DLQ";

@@ -7,6 +7,9 @@ import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -163,5 +166,22 @@ public final class Broker {
         } catch (JMSException e) {
             throw new IllegalStateException("Could not browse " + queue, e);
         }
+    }
+
+    private static final Pattern BASE64_XID = Pattern.compile("base64: (\\S+)");
+
+    /**
+     * Rolls back a transaction branch left prepared in a broker, as an operator would after a crash.
+     *
+     * @param control the broker's management
+     * @param entry   an entry of {@code listPreparedTransactions()}, which holds the Xid in base64
+     * @return whether the broker rolled it back
+     */
+    public static boolean rollBackPrepared(ActiveMQServerControl control, String entry) throws Exception {
+        Matcher matcher = BASE64_XID.matcher(entry);
+        if (!matcher.find()) {
+            throw new AssertionError("No base64 Xid in " + entry);
+        }
+        return control.rollbackPreparedTransaction(matcher.group(1));
     }
 }

@@ -1,11 +1,7 @@
 package io.github.txinbox.it.harness;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.JournalType;
@@ -38,7 +34,7 @@ public final class PersistentBroker implements AutoCloseable {
      * @return the running broker
      */
     public static PersistentBroker start(Path directory) {
-        deleteRecursively(directory);
+        Directories.delete(directory);
         int port = ArtemisSession.freePort();
         Configuration configuration = ArtemisSession.configuration(port);
         // Artemis's default number of attempts rather than the session broker's 3: a restart costs an in-flight
@@ -102,18 +98,5 @@ public final class PersistentBroker implements AutoCloseable {
     @Override
     public synchronized void close() {
         stop();
-    }
-
-    private static void deleteRecursively(Path directory) {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not delete " + directory, e);
-        }
     }
 }

@@ -1,0 +1,33 @@
+package io.github.txinbox.it.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** Work directories of the by-hand tests: a server's transaction log, a broker's journal. */
+public final class Directories {
+
+    private Directories() {
+    }
+
+    /**
+     * Deletes a directory and everything in it; nothing when it does not exist.
+     *
+     * @param directory the directory
+     */
+    public static void delete(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + directory, e);
+        }
+    }
+}
