@@ -1,0 +1,109 @@
+package io.github.txinbox.bench;
+
+import io.github.txinbox.InboxRepository;
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.github.txinbox.it.app.TestDatabase;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import jakarta.transaction.UserTransaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Item 3: claim latency (each claim in a transaction of its own) with 0, 1 M and 10 M markers already in the table.
+ * The table is filled in bulk between the measurements (indexes dropped and rebuilt, then VACUUM ANALYZE, as after
+ * steady use); the markers spread over 16 scopes with random ids, like the claims.
+ */
+@Order(3)
+@ExtendWith(ArquillianExtension.class)
+class TableSizeBenchmark {
+
+    static final InboxTable TABLE = new InboxTable(Results.SCHEMA, "sized");
+
+    private static final int WARM_UP = 2_000;
+    private static final int PER_ROUND = 2_000;
+    private static final int ROUNDS = 5;
+
+    @Deployment
+    static WebArchive deployment() {
+        Results.prepare();
+        TestDatabase.update("DROP TABLE IF EXISTS " + TABLE.quotedName());
+        TestDatabase.update(InboxSchema.createTableSql(TABLE));
+        return Bench.withTable(Bench.war(TableSizeBenchmark.class), TABLE.qualifiedName());
+    }
+
+    @Inject
+    InboxRepository inbox;
+
+    @Resource(lookup = "java:comp/UserTransaction")
+    UserTransaction transaction;
+
+    /** Latencies of claims, each in its own transaction, in nanoseconds. */
+    private long[] claims(int count) throws Exception {
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            String scope = "scope-" + (i % 16);
+            String id = UUID.randomUUID().toString();
+            long start = System.nanoTime();
+            transaction.begin();
+            inbox.claim(scope, id);
+            transaction.commit();
+            nanos[i] = System.nanoTime() - start;
+        }
+        return nanos;
+    }
+
+    /** Adds markers numbered from {@code from} (inclusive) to {@code to} (exclusive). */
+    private static void fill(long from, long to) {
+        String table = TABLE.quotedName();
+        TestDatabase.update("ALTER TABLE " + table + " DROP CONSTRAINT sized_pkey");
+        TestDatabase.update("DROP INDEX " + Results.SCHEMA + ".sized_processed_at_idx");
+        TestDatabase.update("INSERT INTO " + table + " (scope, message_id, processed_at) "
+                + "SELECT 'scope-' || (i % 16), md5(i::text), now() - (i % 86400) * interval '1 second' "
+                + "FROM generate_series(?::bigint, ?::bigint) AS i", from, to - 1);
+        TestDatabase.update("ALTER TABLE " + table + " ADD CONSTRAINT sized_pkey PRIMARY KEY (scope, message_id)");
+        TestDatabase.update("CREATE INDEX sized_processed_at_idx ON " + table + " (processed_at)");
+        TestDatabase.update("VACUUM ANALYZE " + table);
+    }
+
+    private record Measured(double p50, double p99) {
+    }
+
+    private Measured measure() throws Exception {
+        claims(WARM_UP);
+        List<Double> p50 = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            long[] nanos = claims(PER_ROUND);
+            p50.add(Results.percentileMillis(nanos, 50));
+            p99.add(Results.percentileMillis(nanos, 99));
+        }
+        return new Measured(Results.median(p50), Results.median(p99));
+    }
+
+    @Test
+    void claimLatencyAgainstTableSize() throws Exception {
+        Measured empty = measure();
+        fill(0, 1_000_000);
+        Measured million = measure();
+        fill(1_000_000, 10_000_000);
+        Measured tenMillion = measure();
+        String runs = ROUNDS + " rounds of " + PER_ROUND;
+        Results.record("3", "claim p50, 1 M markers vs 0", Results.format(empty.p50(), "ms"),
+                Results.format(million.p50(), "ms"), million.p50() / empty.p50(), "-", runs);
+        Results.record("3", "claim p99, 1 M markers vs 0", Results.format(empty.p99(), "ms"),
+                Results.format(million.p99(), "ms"), million.p99() / empty.p99(), "-", runs);
+        Results.record("3", "claim p50, 10 M markers vs 0", Results.format(empty.p50(), "ms"),
+                Results.format(tenMillion.p50(), "ms"), tenMillion.p50() / empty.p50(), "<= 1.20", runs);
+        Results.record("3", "claim p99, 10 M markers vs 0", Results.format(empty.p99(), "ms"),
+                Results.format(tenMillion.p99(), "ms"), tenMillion.p99() / empty.p99(), "<= 1.20", runs);
+    }
+}
