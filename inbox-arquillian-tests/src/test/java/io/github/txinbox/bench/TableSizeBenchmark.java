@@ -74,6 +74,10 @@ class TableSizeBenchmark {
         TestDatabase.update("VACUUM ANALYZE " + table);
     }
 
+    private static long markers() {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + TABLE.quotedName());
+    }
+
     private record Measured(double p50, double p99) {
     }
 
@@ -93,10 +97,16 @@ class TableSizeBenchmark {
     void claimLatencyAgainstTableSize() throws Exception {
         Measured empty = measure();
         fill(0, 1_000_000);
+        long atMillion = markers();
         Measured million = measure();
         fill(1_000_000, 10_000_000);
+        long atTenMillion = markers();
         Measured tenMillion = measure();
-        String runs = ROUNDS + " rounds of " + PER_ROUND;
+        if (atMillion < 1_000_000 || atTenMillion < 10_000_000) {
+            throw new IllegalStateException("the table held " + atMillion + " and " + atTenMillion + " markers");
+        }
+        String runs = ROUNDS + " rounds of " + PER_ROUND + "; " + atMillion + " and " + atTenMillion
+                + " markers before the claims";
         Results.record("3", "claim p50, 1 M markers vs 0", Results.format(empty.p50(), "ms"),
                 Results.format(million.p50(), "ms"), million.p50() / empty.p50(), "-", runs);
         Results.record("3", "claim p99, 1 M markers vs 0", Results.format(empty.p99(), "ms"),

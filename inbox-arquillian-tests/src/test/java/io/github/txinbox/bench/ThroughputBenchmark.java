@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ArquillianExtension.class)
 class ThroughputBenchmark {
 
-    private static final int MESSAGES = 5_000;
-    private static final int ROUNDS = 3;
+    private static final int MESSAGES = 10_000;
+    private static final int ROUNDS = 5;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
