@@ -72,7 +72,12 @@ public class InboxRepository {
     /** The longest retention accepted by {@link #cleanupCutoff}: 100 years. */
     public static final Duration MAX_RETENTION = Duration.ofDays(36_525);
 
-    private static final Instant EARLIEST_CUTOFF = Instant.parse("0001-01-01T00:00:00Z");
+    /**
+     * The earliest instant the delete methods accept, the start of the year 1: as {@code from}, it deletes from the
+     * oldest marker on.
+     */
+    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
     private static final Instant LATEST_CUTOFF = Instant.parse("9999-12-31T23:59:59.999999Z");
 
     /**
@@ -174,7 +179,7 @@ public class InboxRepository {
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public int deleteExpiredBatch(Instant cutoff, int limit) {
-        return deleteExpiredBatch(EARLIEST_CUTOFF, cutoff, limit).deleted();
+        return deleteExpiredBatch(EARLIEST, cutoff, limit).deleted();
     }
 
     /**
@@ -185,7 +190,7 @@ public class InboxRepository {
      * Markers older than {@code from} that a concurrent cleanup held locked are left to that cleanup.
      *
      * @param from   markers with {@code processed_at} before this instant are kept; truncated to the microsecond.
-     *               Between the years 1 and 9999, and not after the cutoff.
+     *               Between {@link #EARLIEST} (for the first batch) and the year 9999, and not after the cutoff.
      * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
      *               cutoff is kept. Between the years 1 and 9999.
      * @param limit  the most markers to delete, from 1 to {@value #MAX_BATCH_SIZE}
@@ -218,9 +223,9 @@ public class InboxRepository {
         if (instant == null) {
             throw new IllegalArgumentException(name + " must not be null");
         }
-        if (instant.isBefore(EARLIEST_CUTOFF) || instant.isAfter(LATEST_CUTOFF)) {
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST_CUTOFF)) {
             throw new IllegalArgumentException(name + " " + instant + " is out of range: it must lie between "
-                    + EARLIEST_CUTOFF + " and " + LATEST_CUTOFF);
+                    + EARLIEST + " and " + LATEST_CUTOFF);
         }
     }
 

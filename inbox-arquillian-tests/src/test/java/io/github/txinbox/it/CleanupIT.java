@@ -98,7 +98,7 @@ class CleanupIT {
         for (int i = 0; i < 30; i++) {
             insertMarker("orders", "expired-" + i, CUTOFF.minus(1 + i / 4, ChronoUnit.SECONDS));
         }
-        Instant from = Instant.parse("0001-01-01T00:00:00Z");
+        Instant from = InboxRepository.EARLIEST;
         int total = 0;
         int batches = 0;
         DeletedBatch batch;

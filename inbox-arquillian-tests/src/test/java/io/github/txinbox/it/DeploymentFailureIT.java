@@ -133,7 +133,8 @@ class DeploymentFailureIT {
         String output = deploy(ShrinkWrap.create(WebArchive.class, "ScopeOverLimit.war")
                 .merge(Deployments.war(DeploymentFailureIT.class))
                 .addPackage(Orders.class.getPackage())
-                .addAsResource(new StringAsset(Settings.SCOPE_BYTES + "=5\n"), "META-INF/microprofile-config.properties"));
+                .addAsResource(new StringAsset(Settings.SCOPE_BYTES + "=5\n"),
+                        "META-INF/microprofile-config.properties"));
         assertTrue(output.contains("txinbox.limits.scope-bytes=5 is too small for the scope of @Inbox on "
                 + Orders.class.getPackageName() + "."), output);
     }

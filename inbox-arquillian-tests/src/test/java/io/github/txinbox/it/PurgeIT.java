@@ -245,7 +245,8 @@ class PurgeIT {
                 statement.execute("SET search_path TO " + TestDatabase.SCHEMA);
             }
             try (PreparedStatement explain = TestDatabase.prepare(connection, "EXPLAIN " + sql,
-                    "0001-01-01T00:00:00Z", cutoff.toString(), 100); ResultSet rows = explain.executeQuery()) {
+                    InboxRepository.EARLIEST.toString(), cutoff.toString(), 100);
+                    ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');
                 }

@@ -75,32 +75,41 @@ public class InboxExtension implements Extension {
      */
     public static List<String> problems(Class<?> type) {
         List<String> found = new ArrayList<>();
-        if (type.isInterface() || Modifier.isAbstract(type.getModifiers())
-                || type.isAnnotationPresent(Interceptor.class)) {
-            // Interceptors carry the binding to say what they intercept, not to be intercepted.
-            return found;
-        }
-        boolean classLevel = type.isAnnotationPresent(Inbox.class);
-        for (Method method : interceptedMethods(type)) {
-            if (classLevel || method.isAnnotationPresent(Inbox.class)) {
-                found.addAll(InboxBinding.problems(type, method));
-            }
+        for (Method method : boundMethods(type)) {
+            found.addAll(InboxBinding.problems(type, method));
         }
         return found;
     }
 
     private static Map<String, String> namedScopes(Class<?> type) {
         Map<String, String> named = new LinkedHashMap<>();
-        boolean classLevel = type.isAnnotationPresent(Inbox.class);
-        for (Method method : interceptedMethods(type)) {
-            if (classLevel || method.isAnnotationPresent(Inbox.class)) {
-                String scope = InboxBinding.annotation(type, method).scope();
-                if (!scope.isEmpty()) {
-                    named.putIfAbsent(scope, "@Inbox on " + type.getName() + '.' + method.getName());
-                }
+        for (Method method : boundMethods(type)) {
+            String scope = InboxBinding.annotation(type, method).scope();
+            if (!scope.isEmpty()) {
+                named.putIfAbsent(scope, "@Inbox on " + type.getName() + '.' + method.getName());
             }
         }
         return named;
+    }
+
+    /**
+     * The methods {@code @Inbox} applies to in a class: each annotated method, or each public method when the class
+     * itself is annotated; none in interfaces, abstract classes and interceptors.
+     */
+    private static List<Method> boundMethods(Class<?> type) {
+        List<Method> bound = new ArrayList<>();
+        if (type.isInterface() || Modifier.isAbstract(type.getModifiers())
+                || type.isAnnotationPresent(Interceptor.class)) {
+            // Interceptors carry the binding to say what they intercept, not to be intercepted.
+            return bound;
+        }
+        boolean classLevel = type.isAnnotationPresent(Inbox.class);
+        for (Method method : interceptedMethods(type)) {
+            if (classLevel || method.isAnnotationPresent(Inbox.class)) {
+                bound.add(method);
+            }
+        }
+        return bound;
     }
 
     /** Public and annotated instance methods of the class and its superclasses, overrides counted once. */

@@ -14,8 +14,8 @@ import java.util.logging.Logger;
  * Checks the library's set-up when the application starts, so that a mistake fails the deployment instead of the
  * first message: the settings (a bad value, a configured table that contradicts the produced one, a scope named in
  * {@code @Inbox} longer than the configured limit), then the table, which must exist with the expected columns and
- * primary key (the error shows the DDL to run). The table check is off with {@value Settings#TABLE_CHECK}{@code =false},
- * for a table that a migration creates later in the start-up. When the table check itself cannot run (no database
+ * primary key (the error shows the DDL to run). The table check is off with
+ * {@value Settings#TABLE_CHECK}{@code =false}, for a table that a migration creates later in the start-up. When the table check itself cannot run (no database
  * yet, say), it logs why and lets the application start.
  */
 @ApplicationScoped
@@ -34,6 +34,7 @@ public class StartupCheck {
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
         Settings settings = configuration.settings();
+        // Resolved now for its checks: a configured table that contradicts the produced one fails the start.
         configuration.table();
         for (Map.Entry<String, String> scope : extension.namedScopes().entrySet()) {
             try {
