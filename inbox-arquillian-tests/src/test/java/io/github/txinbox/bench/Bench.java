@@ -1,5 +1,8 @@
 package io.github.txinbox.bench;
 
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -25,14 +28,18 @@ public final class Bench {
     }
 
     /**
-     * Points the inbox at a table of the benchmark's own, through the application's MicroProfile Config.
+     * The deployment of a benchmark with an inbox table of its own: creates the table afresh (dropping any earlier
+     * one) and points the inbox at it through the application's MicroProfile Config.
      *
-     * @param war   the deployment
-     * @param table the table, schema-qualified
-     * @return the same deployment
+     * @param benchmark the benchmark class
+     * @param table     the table
+     * @return the WAR
      */
-    public static WebArchive withTable(WebArchive war, String table) {
-        return war.addAsResource(new StringAsset("txinbox.table=" + table + "\n"),
+    public static WebArchive warWithTable(Class<?> benchmark, InboxTable table) {
+        WebArchive war = war(benchmark);
+        TestDatabase.update("DROP TABLE IF EXISTS " + table.quotedName());
+        TestDatabase.update(InboxSchema.createTableSql(table));
+        return war.addAsResource(new StringAsset("txinbox.table=" + table.qualifiedName() + "\n"),
                 "META-INF/microprofile-config.properties");
     }
 }

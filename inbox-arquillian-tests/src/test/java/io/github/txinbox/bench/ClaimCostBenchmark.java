@@ -114,8 +114,8 @@ class ClaimCostBenchmark {
         assertEquals(ROUNDS, claim.size());
         String runs = ROUNDS + " rounds of " + PER_ROUND;
         Results.record("1", "claim vs raw JDBC INSERT, time per transaction",
-                Results.format(raw.median(), "µs"), Results.format(claim.median(), "µs"), claim.median() / raw.median(),
-                "<= 1.10", runs);
+                Results.format(raw.median(), "µs"), Results.format(claim.median(), "µs"),
+                claim.median() / raw.median(), "<= 1.10", runs);
         Results.record("1", "claim vs raw JDBC INSERT with the transaction's persistence context open",
                 Results.format(rawWithContext.median(), "µs"), Results.format(claim.median(), "µs"),
                 claim.median() / rawWithContext.median(), "-", runs);

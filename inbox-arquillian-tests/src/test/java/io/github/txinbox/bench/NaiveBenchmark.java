@@ -2,11 +2,11 @@ package io.github.txinbox.bench;
 
 import io.github.txinbox.bench.naive.NaiveHandlers;
 import io.github.txinbox.bench.naive.NaiveHandlers.Way;
+import io.github.txinbox.internal.SqlStates;
 import io.github.txinbox.it.app.TestDatabase;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -38,19 +38,21 @@ class NaiveBenchmark {
 
     @Deployment
     static WebArchive deployment() {
-        Results.prepare();
+        // First: Bench.war creates the schema the tables go in.
+        WebArchive war = Bench.war(NaiveBenchmark.class);
         String schema = NaiveHandlers.SCHEMA;
         for (String table : new String[] {"naive_keyed", "naive_unkeyed", "naive_marker", "effect"}) {
             TestDatabase.update("DROP TABLE IF EXISTS " + schema + "." + table);
         }
         TestDatabase.update("CREATE TABLE " + schema + ".naive_keyed (scope text NOT NULL, message_id text NOT NULL, "
                 + "PRIMARY KEY (scope, message_id))");
-        TestDatabase.update("CREATE TABLE " + schema + ".naive_unkeyed (scope text NOT NULL, message_id text NOT NULL)");
+        TestDatabase.update("CREATE TABLE " + schema
+                + ".naive_unkeyed (scope text NOT NULL, message_id text NOT NULL)");
         TestDatabase.update("CREATE INDEX ON " + schema + ".naive_unkeyed (scope, message_id)");
         TestDatabase.update("CREATE TABLE " + schema + ".naive_marker (scope text NOT NULL, messageid text NOT NULL, "
                 + "PRIMARY KEY (scope, messageid))");
         TestDatabase.update("CREATE TABLE " + schema + ".effect (way text NOT NULL, message_id text NOT NULL)");
-        return Bench.war(NaiveBenchmark.class);
+        return war;
     }
 
     @EJB
@@ -142,17 +144,17 @@ class NaiveBenchmark {
         return new Outcome(duplicates, lost, failed.get(), failures);
     }
 
-    /** The deepest SQLSTATE in the cause chain, else the innermost exception's class. */
+    /** The SQLSTATE of a failure, else its innermost exception's class. */
     private static String cause(Throwable e) {
-        String found = null;
-        Throwable innermost = e;
-        for (Throwable c = e; c != null; c = c.getCause()) {
-            innermost = c;
-            if (c instanceof SQLException sql && sql.getSQLState() != null) {
-                found = "SQLSTATE " + sql.getSQLState();
-            }
+        String state = SqlStates.of(e);
+        if (state != null) {
+            return "SQLSTATE " + state;
         }
-        return found != null ? found : innermost.getClass().getSimpleName();
+        Throwable innermost = e;
+        while (innermost.getCause() != null) {
+            innermost = innermost.getCause();
+        }
+        return innermost.getClass().getSimpleName();
     }
 
     private static String describe(Way way) {

@@ -1,7 +1,6 @@
 package io.github.txinbox.bench;
 
 import io.github.txinbox.InboxRepository;
-import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.ejb.InboxPurger;
 import io.github.txinbox.it.app.TestDatabase;
@@ -38,13 +37,12 @@ class PurgeBenchmark {
     private static final int EXPIRED = 1_000_000;
     private static final int ROUNDS = 3;
     private static final Duration RETENTION = Duration.ofDays(1);
+    private static final int WARM_UP = 1_000;
+    private static final int QUIET = 3_000;
 
     @Deployment
     static WebArchive deployment() {
-        Results.prepare();
-        TestDatabase.update("DROP TABLE IF EXISTS " + TABLE.quotedName());
-        TestDatabase.update(InboxSchema.createTableSql(TABLE));
-        return Bench.withTable(Bench.war(PurgeBenchmark.class), TABLE.qualifiedName());
+        return Bench.warWithTable(PurgeBenchmark.class, TABLE);
     }
 
     @EJB
@@ -67,7 +65,8 @@ class PurgeBenchmark {
         String table = TABLE.quotedName();
         TestDatabase.update("TRUNCATE " + table);
         TestDatabase.update("INSERT INTO " + table + " (scope, message_id, processed_at) "
-                + "SELECT 'scope-' || (i % 16), md5(i::text), now() - interval '32 days' + i * (interval '30 days' / ?) "
+                + "SELECT 'scope-' || (i % 16), md5(i::text), "
+                + "now() - interval '32 days' + i * (interval '30 days' / ?) "
                 + "FROM generate_series(1, ?) AS i", EXPIRED, EXPIRED);
         TestDatabase.update("VACUUM ANALYZE " + table);
     }
@@ -135,8 +134,22 @@ class PurgeBenchmark {
         return Results.format(value / (nanos / 1e9), "").trim();
     }
 
-    private static long[] toArray(List<Long> values) {
-        return values.stream().mapToLong(Long::longValue).toArray();
+    /** Latencies of claims, each in a transaction of its own, in nanoseconds. */
+    private long[] claims(int count) throws Exception {
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            nanos[i] = claim();
+        }
+        return nanos;
+    }
+
+    /** Latencies of claims made one after the other until the task is done. */
+    private long[] claimsUntilDone(Future<?> task) throws Exception {
+        List<Long> nanos = new ArrayList<>();
+        while (!task.isDone()) {
+            nanos.add(claim());
+        }
+        return nanos.stream().mapToLong(Long::longValue).toArray();
     }
 
     @Test
@@ -168,13 +181,8 @@ class PurgeBenchmark {
         List<Double> quietP99 = new ArrayList<>();
         List<Double> busyP99 = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
-            for (int i = 0; i < 1_000; i++) {
-                claim();
-            }
-            List<Long> quiet = new ArrayList<>();
-            for (int i = 0; i < 3_000; i++) {
-                quiet.add(claim());
-            }
+            claims(WARM_UP);
+            long[] quiet = claims(QUIET);
             long until = System.nanoTime() + 1_500_000_000L;
             Future<Long> spin = executor.submit(() -> {
                 long x = 0;
@@ -183,13 +191,10 @@ class PurgeBenchmark {
                 }
                 return x;
             });
-            List<Long> busy = new ArrayList<>();
-            while (!spin.isDone()) {
-                busy.add(claim());
-            }
+            long[] busy = claimsUntilDone(spin);
             spin.get();
-            quietP99.add(Results.percentileMillis(toArray(quiet), 99));
-            busyP99.add(Results.percentileMillis(toArray(busy), 99));
+            quietP99.add(Results.percentileMillis(quiet, 99));
+            busyP99.add(Results.percentileMillis(busy, 99));
         }
         Results.record("4", "for comparison: claim p99 while a Java loop keeps one core busy vs without",
                 Results.format(Results.median(quietP99), "ms"), Results.format(Results.median(busyP99), "ms"),
@@ -209,36 +214,29 @@ class PurgeBenchmark {
         long busyNanos = 0;
         for (int round = 0; round < ROUNDS; round++) {
             fillExpired();
-            for (int i = 0; i < 1_000; i++) {
-                claim();
-            }
-            List<Long> quiet = new ArrayList<>();
+            claims(WARM_UP);
             long[] gc = garbageCollections();
             long started = System.nanoTime();
-            for (int i = 0; i < 3_000; i++) {
-                quiet.add(claim());
-            }
+            long[] quiet = claims(QUIET);
             quietNanos += System.nanoTime() - started;
             add(quietGc, garbageCollections(), gc);
             fillExpired();
             gc = garbageCollections();
             started = System.nanoTime();
             Future<Long> purge = executor.submit(() -> purger.purgeExpired(RETENTION, 1_000));
-            List<Long> busy = new ArrayList<>();
-            while (!purge.isDone()) {
-                busy.add(claim());
-            }
+            long[] busy = claimsUntilDone(purge);
             busyNanos += System.nanoTime() - started;
             add(busyGc, garbageCollections(), gc);
             check(purge.get());
-            claimsDuringPurges += busy.size();
-            quietP50.add(Results.percentileMillis(toArray(quiet), 50));
-            quietP99.add(Results.percentileMillis(toArray(quiet), 99));
-            busyP50.add(Results.percentileMillis(toArray(busy), 50));
-            busyP99.add(Results.percentileMillis(toArray(busy), 99));
+            claimsDuringPurges += busy.length;
+            quietP50.add(Results.percentileMillis(quiet, 50));
+            quietP99.add(Results.percentileMillis(quiet, 99));
+            busyP50.add(Results.percentileMillis(busy, 50));
+            busyP99.add(Results.percentileMillis(busy, 99));
         }
         String runs = ROUNDS + " rounds; " + claimsDuringPurges + " claims during purges; garbage collections per "
-                + "second without / during: " + perSecond(quietGc[0], quietNanos) + " / " + perSecond(busyGc[0], busyNanos)
+                + "second without / during: " + perSecond(quietGc[0], quietNanos) + " / "
+                + perSecond(busyGc[0], busyNanos)
                 + ", their time per second: " + perSecond(quietGc[1], quietNanos) + " ms / "
                 + perSecond(busyGc[1], busyNanos) + " ms";
         double p50 = Results.median(busyP50) / Results.median(quietP50);

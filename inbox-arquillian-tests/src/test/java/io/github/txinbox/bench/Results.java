@@ -20,7 +20,7 @@ public final class Results {
     private Results() {
     }
 
-    /** Creates the schema and the results table if they do not exist. */
+    /** Creates the schema and the results table if they do not exist; every benchmark's deployment calls it. */
     public static void prepare() {
         TestDatabase.update("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
         TestDatabase.update("CREATE TABLE IF NOT EXISTS " + TABLE + " (ord bigserial PRIMARY KEY, item text NOT NULL, "
@@ -41,7 +41,6 @@ public final class Results {
      */
     public static void record(String item, String measure, String baseline, String measured, Double ratio,
             String target, String runs) {
-        prepare();
         TestDatabase.update("INSERT INTO " + TABLE + " (item, measure, baseline, measured, ratio, target, runs) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?)", item, measure, baseline, measured, ratio, target, runs);
     }

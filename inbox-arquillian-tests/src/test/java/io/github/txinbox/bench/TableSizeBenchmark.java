@@ -1,7 +1,6 @@
 package io.github.txinbox.bench;
 
 import io.github.txinbox.InboxRepository;
-import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.it.app.TestDatabase;
 import jakarta.annotation.Resource;
@@ -34,10 +33,7 @@ class TableSizeBenchmark {
 
     @Deployment
     static WebArchive deployment() {
-        Results.prepare();
-        TestDatabase.update("DROP TABLE IF EXISTS " + TABLE.quotedName());
-        TestDatabase.update(InboxSchema.createTableSql(TABLE));
-        return Bench.withTable(Bench.war(TableSizeBenchmark.class), TABLE.qualifiedName());
+        return Bench.warWithTable(TableSizeBenchmark.class, TABLE);
     }
 
     @Inject

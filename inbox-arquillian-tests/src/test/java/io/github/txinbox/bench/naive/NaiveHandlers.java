@@ -1,6 +1,7 @@
 package io.github.txinbox.bench.naive;
 
 import io.github.txinbox.InboxRepository;
+import io.github.txinbox.internal.SqlStates;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -8,7 +9,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.sql.SQLException;
 
 /**
  * One message handled four ways, each in the container's transaction of the call: claim with the inbox, or check
@@ -96,21 +96,12 @@ public class NaiveHandlers {
             try {
                 entityManager.createNativeQuery("SELECT 1").getSingleResult();
             } catch (PersistenceException next) {
-                if ("25P02".equals(sqlState(next))) {
+                if ("25P02".equals(SqlStates.of(next))) {
                     return Decision.DUPLICATE_POISONED;
                 }
                 throw next;
             }
             return transactions.getRollbackOnly() ? Decision.DUPLICATE_ROLLBACK_ONLY : Decision.DUPLICATE;
         }
-    }
-
-    private static String sqlState(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
-                return sql.getSQLState();
-            }
-        }
-        return null;
     }
 }
