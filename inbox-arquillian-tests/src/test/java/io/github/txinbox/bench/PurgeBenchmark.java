@@ -8,28 +8,40 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
+import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Item 4: how fast {@link InboxPurger} deletes 1 M expired markers at batch sizes 1 000 and 10 000, against one
  * unbounded {@code DELETE} of the same rows (the physical limit, though it holds its locks to the end); and claim
- * latency while the purge runs, against claims on the same table without it.
+ * latency while the purge runs, against claims on the same table without it. For comparison, the same batches without
+ * the row locks, and the share of time some task of the machine waited for a processor.
  */
 @Order(4)
 @ExtendWith(ArquillianExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PurgeBenchmark {
 
     static final InboxTable TABLE = new InboxTable(Results.SCHEMA, "purged");
@@ -39,6 +51,23 @@ class PurgeBenchmark {
     private static final Duration RETENTION = Duration.ofDays(1);
     private static final int WARM_UP = 1_000;
     private static final int QUIET = 3_000;
+
+    /**
+     * For comparison only: the library's batch statement without its row locks ({@code FOR UPDATE SKIP LOCKED}),
+     * with one advisory lock per batch instead, so that concurrent purges would take turns rather than share rows.
+     */
+    private static final String DELETE_WITHOUT_ROW_LOCKS = """
+            WITH deleted AS (
+                DELETE FROM %1$s
+                WHERE ctid = ANY (ARRAY(
+                    SELECT ctid FROM %1$s
+                    WHERE (SELECT pg_try_advisory_xact_lock(2021, 77))
+                        AND processed_at >= CAST(?1 AS timestamptz) AND processed_at < CAST(?2 AS timestamptz)
+                    ORDER BY processed_at
+                    LIMIT ?3))
+                RETURNING processed_at)
+            SELECT count(*) || '/' || coalesce(CAST(max(processed_at) AS text), '')
+            FROM deleted""";
 
     @Deployment
     static WebArchive deployment() {
@@ -57,9 +86,12 @@ class PurgeBenchmark {
     @Resource
     ManagedExecutorService executor;
 
+    @PersistenceContext
+    EntityManager entityManager;
+
     /**
      * Empties the table and fills it with expired markers, from 32 to 2 days old in the order they were written (the
-     * oldest first in the table, as steady use leaves them), then VACUUM ANALYZE.
+     * oldest first in the table, as steady use leaves them), then VACUUM ANALYZE and a CHECKPOINT.
      */
     private static void fillExpired() {
         String table = TABLE.quotedName();
@@ -69,6 +101,31 @@ class PurgeBenchmark {
                 + "now() - interval '32 days' + i * (interval '30 days' / ?) "
                 + "FROM generate_series(1, ?) AS i", EXPIRED, EXPIRED);
         TestDatabase.update("VACUUM ANALYZE " + table);
+        // Each filling writes some 200 MB of WAL: without a checkpoint here, one forced by the WAL of earlier rounds
+        // would land at random in some of the measurements and not in others.
+        TestDatabase.update("CHECKPOINT");
+    }
+
+    /** The WAL PostgreSQL has written so far, in bytes. */
+    private static long wal() {
+        return TestDatabase.queryLong("SELECT CAST(pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') AS bigint)");
+    }
+
+    /**
+     * How long, in microseconds since boot, at least one task of the machine was ready to run but waiting for a
+     * processor (Linux pressure stall information); -1 where the kernel does not report it.
+     */
+    private static long cpuStallMicros() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
+                if (line.startsWith("some ")) {
+                    return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not Linux, or no pressure information: reported as unknown.
+        }
+        return -1;
     }
 
     private static long remainingExpired() {
@@ -80,23 +137,44 @@ class PurgeBenchmark {
         return rows / (nanos / 1e9);
     }
 
-    private double unboundedDelete() {
+    private double purge(int batchSize, long[] walBytes) throws Exception {
+        return timed(() -> purger.purgeExpired(RETENTION, batchSize), walBytes);
+    }
+
+    /** Fills the table, runs the purge, checks that it deleted every expired marker; rows per second. */
+    private double timed(Callable<Long> purge, long[] walBytes) throws Exception {
         fillExpired();
+        long wal = wal();
         long start = System.nanoTime();
-        int deleted = TestDatabase.update("DELETE FROM " + TABLE.quotedName()
-                + " WHERE processed_at < now() - interval '1 day'");
+        long deleted = purge.call();
         long nanos = System.nanoTime() - start;
+        walBytes[0] += wal() - wal;
         check(deleted);
         return rowsPerSecond(deleted, nanos);
     }
 
-    private double purge(int batchSize) {
-        fillExpired();
-        long start = System.nanoTime();
-        long deleted = purger.purgeExpired(RETENTION, batchSize);
-        long nanos = System.nanoTime() - start;
-        check(deleted);
-        return rowsPerSecond(deleted, nanos);
+    /** Like the purger, batch by batch in transactions of their own, but with {@link #DELETE_WITHOUT_ROW_LOCKS}. */
+    private long purgeWithoutRowLocks(int batchSize) throws Exception {
+        String sql = DELETE_WITHOUT_ROW_LOCKS.formatted(TABLE.quotedName());
+        transaction.begin();
+        String cutoff = inbox.cleanupCutoff(RETENTION).toString();
+        transaction.commit();
+        String from = InboxRepository.EARLIEST.toString();
+        long total = 0;
+        int deleted;
+        do {
+            transaction.begin();
+            String result = (String) entityManager.createNativeQuery(sql).setFlushMode(FlushModeType.COMMIT)
+                    .setParameter(1, from).setParameter(2, cutoff).setParameter(3, batchSize).getSingleResult();
+            transaction.commit();
+            int slash = result.indexOf('/');
+            deleted = Integer.parseInt(result.substring(0, slash));
+            if (slash + 1 < result.length()) {
+                from = result.substring(slash + 1);
+            }
+            total += deleted;
+        } while (deleted == batchSize);
+        return total;
     }
 
     private static void check(long deleted) {
@@ -152,23 +230,42 @@ class PurgeBenchmark {
         return nanos.stream().mapToLong(Long::longValue).toArray();
     }
 
+    /** First, so that the purges it runs warm the server up (JIT) before the latency measurements. */
     @Test
-    void purgeRateAgainstAnUnboundedDelete() {
+    @Order(1)
+    void purgeRateAgainstAnUnboundedDelete() throws Exception {
         Results.Rounds unbounded = new Results.Rounds();
         Results.Rounds thousand = new Results.Rounds();
         Results.Rounds tenThousand = new Results.Rounds();
+        Results.Rounds withoutRowLocks = new Results.Rounds();
+        long[] unboundedWal = new long[1];
+        long[] thousandWal = new long[1];
+        long[] tenThousandWal = new long[1];
+        long[] withoutRowLocksWal = new long[1];
         for (int round = 0; round < ROUNDS; round++) {
-            unbounded.add(unboundedDelete());
-            thousand.add(purge(1_000));
-            tenThousand.add(purge(10_000));
+            unbounded.add(timed(() -> (long) TestDatabase.update("DELETE FROM " + TABLE.quotedName()
+                    + " WHERE processed_at < now() - interval '1 day'"), unboundedWal));
+            thousand.add(purge(1_000, thousandWal));
+            tenThousand.add(purge(10_000, tenThousandWal));
+            withoutRowLocks.add(timed(() -> purgeWithoutRowLocks(1_000), withoutRowLocksWal));
         }
-        String runs = ROUNDS + " rounds of " + EXPIRED + " rows";
+        String runs = ROUNDS + " rounds of " + EXPIRED + " rows; WAL per million rows: unbounded "
+                + megabytes(unboundedWal) + ", batch 1 000 " + megabytes(thousandWal) + ", batch 10 000 "
+                + megabytes(tenThousandWal) + ", without row locks " + megabytes(withoutRowLocksWal);
         Results.record("4", "purge, batch 1 000, vs unbounded DELETE, rows/s",
                 Results.format(unbounded.median(), "rows/s"), Results.format(thousand.median(), "rows/s"),
                 thousand.median() / unbounded.median(), ">= 0.40", runs);
         Results.record("4", "purge, batch 10 000, vs unbounded DELETE, rows/s",
                 Results.format(unbounded.median(), "rows/s"), Results.format(tenThousand.median(), "rows/s"),
                 tenThousand.median() / unbounded.median(), ">= 0.40", runs);
+        Results.record("4", "for comparison: batch 1 000 without row locks (an advisory lock per batch) vs unbounded",
+                Results.format(unbounded.median(), "rows/s"), Results.format(withoutRowLocks.median(), "rows/s"),
+                withoutRowLocks.median() / unbounded.median(), "-", runs);
+    }
+
+    /** Megabytes per million rows, from bytes summed over the rounds. */
+    private static String megabytes(long[] bytes) {
+        return Results.format(bytes[0] / (double) ROUNDS / EXPIRED, "MB").trim();
     }
 
     /**
@@ -177,6 +274,7 @@ class PurgeBenchmark {
      * sharing of the processors.
      */
     @Test
+    @Order(2)
     void claimLatencyWhileACoreIsBusy() throws Exception {
         List<Double> quietP99 = new ArrayList<>();
         List<Double> busyP99 = new ArrayList<>();
@@ -202,7 +300,18 @@ class PurgeBenchmark {
     }
 
     @Test
-    void claimLatencyDuringThePurge() throws Exception {
+    @Order(3)
+    void claimLatencyDuringAPurgeInBatchesOf1000() throws Exception {
+        claimLatencyDuringThePurge(1_000);
+    }
+
+    @Test
+    @Order(4)
+    void claimLatencyDuringAPurgeInBatchesOf10000() throws Exception {
+        claimLatencyDuringThePurge(10_000);
+    }
+
+    private void claimLatencyDuringThePurge(int batchSize) throws Exception {
         List<Double> quietP50 = new ArrayList<>();
         List<Double> quietP99 = new ArrayList<>();
         List<Double> busyP50 = new ArrayList<>();
@@ -210,22 +319,28 @@ class PurgeBenchmark {
         int claimsDuringPurges = 0;
         long[] quietGc = new long[2];
         long[] busyGc = new long[2];
+        long[] quietStall = new long[1];
+        long[] busyStall = new long[1];
         long quietNanos = 0;
         long busyNanos = 0;
         for (int round = 0; round < ROUNDS; round++) {
             fillExpired();
             claims(WARM_UP);
             long[] gc = garbageCollections();
+            long stall = cpuStallMicros();
             long started = System.nanoTime();
             long[] quiet = claims(QUIET);
             quietNanos += System.nanoTime() - started;
+            quietStall[0] += cpuStallMicros() - stall;
             add(quietGc, garbageCollections(), gc);
             fillExpired();
             gc = garbageCollections();
+            stall = cpuStallMicros();
             started = System.nanoTime();
-            Future<Long> purge = executor.submit(() -> purger.purgeExpired(RETENTION, 1_000));
+            Future<Long> purge = executor.submit(() -> purger.purgeExpired(RETENTION, batchSize));
             long[] busy = claimsUntilDone(purge);
             busyNanos += System.nanoTime() - started;
+            busyStall[0] += cpuStallMicros() - stall;
             add(busyGc, garbageCollections(), gc);
             check(purge.get());
             claimsDuringPurges += busy.length;
@@ -234,18 +349,26 @@ class PurgeBenchmark {
             busyP50.add(Results.percentileMillis(busy, 50));
             busyP99.add(Results.percentileMillis(busy, 99));
         }
-        String runs = ROUNDS + " rounds; " + claimsDuringPurges + " claims during purges; garbage collections per "
-                + "second without / during: " + perSecond(quietGc[0], quietNanos) + " / "
-                + perSecond(busyGc[0], busyNanos)
+        String runs = ROUNDS + " rounds; " + claimsDuringPurges + " claims during purges; share of time some task "
+                + "waited for a processor without / during: " + share(quietStall[0], quietNanos) + " / "
+                + share(busyStall[0], busyNanos) + "; garbage collections per second without / during: "
+                + perSecond(quietGc[0], quietNanos) + " / " + perSecond(busyGc[0], busyNanos)
                 + ", their time per second: " + perSecond(quietGc[1], quietNanos) + " ms / "
                 + perSecond(busyGc[1], busyNanos) + " ms";
+        String batch = batchSize == 1_000 ? "1 000" : "10 000";
         double p50 = Results.median(busyP50) / Results.median(quietP50);
         double p99 = Results.median(busyP99) / Results.median(quietP99);
-        Results.record("4", "claim p50 during a purge (batch 1 000) vs without",
+        Results.record("4", "claim p50 during a purge (batch " + batch + ") vs without",
                 Results.format(Results.median(quietP50), "ms"), Results.format(Results.median(busyP50), "ms"), p50,
                 "-", runs);
-        Results.record("4", "claim p99 during a purge (batch 1 000) vs without",
+        Results.record("4", "claim p99 during a purge (batch " + batch + ") vs without",
                 Results.format(Results.median(quietP99), "ms"), Results.format(Results.median(busyP99), "ms"), p99,
                 "<= 1.10", runs);
+    }
+
+    /** A stall time in microseconds as a share of an elapsed time in nanoseconds; "unknown" without the figures. */
+    private static String share(long stallMicros, long nanos) {
+        return cpuStallMicros() < 0 ? "unknown"
+                : String.format(Locale.ROOT, "%.0f %%", 100.0 * stallMicros * 1e3 / nanos);
     }
 }
