@@ -35,15 +35,23 @@ class ThroughputBenchmark {
     }
 
     private static double messagesPerSecond(String queue) {
+        return messagesPerSecond(queue, new CpuTime[1]);
+    }
+
+    /** Sends a round to the queue and times it; also adds the processor time it took to {@code cpu[0]}. */
+    private static double messagesPerSecond(String queue, CpuTime[] cpu) {
         List<Map<String, String>> messages = new ArrayList<>(MESSAGES);
         for (int i = 0; i < MESSAGES; i++) {
             messages.add(Map.of(Invoicing.ORDER_ID, "order-" + UUID.randomUUID()));
         }
         long before = invoices(queue);
+        CpuTime cpuBefore = CpuTime.now();
         long start = System.nanoTime();
         Broker.sendEach(queue, messages);
         Broker.awaitDrained(queue, Duration.ofMinutes(10));
         long nanos = System.nanoTime() - start;
+        CpuTime used = CpuTime.now().minus(cpuBefore);
+        cpu[0] = cpu[0] == null ? used : cpu[0].plus(used);
         long invoiced = invoices(queue) - before;
         if (invoiced != MESSAGES) {
             throw new IllegalStateException(queue + ": " + invoiced + " invoices for " + MESSAGES + " messages");
@@ -63,17 +71,35 @@ class ThroughputBenchmark {
         messagesPerSecond(InboxListener.QUEUE);
         Results.Rounds plain = new Results.Rounds();
         Results.Rounds inbox = new Results.Rounds();
+        CpuTime[] plainCpu = new CpuTime[1];
+        CpuTime[] inboxCpu = new CpuTime[1];
         for (int round = 0; round < ROUNDS; round++) {
             if (round % 2 == 0) {
-                plain.add(messagesPerSecond(PlainListener.QUEUE));
-                inbox.add(messagesPerSecond(InboxListener.QUEUE));
+                plain.add(messagesPerSecond(PlainListener.QUEUE, plainCpu));
+                inbox.add(messagesPerSecond(InboxListener.QUEUE, inboxCpu));
             } else {
-                inbox.add(messagesPerSecond(InboxListener.QUEUE));
-                plain.add(messagesPerSecond(PlainListener.QUEUE));
+                inbox.add(messagesPerSecond(InboxListener.QUEUE, inboxCpu));
+                plain.add(messagesPerSecond(PlainListener.QUEUE, plainCpu));
             }
         }
         Results.record("2", "MDB throughput with @Inbox vs without, messages/s",
                 Results.format(plain.median(), "msg/s"), Results.format(inbox.median(), "msg/s"),
                 inbox.median() / plain.median(), ">= 0.95", ROUNDS + " rounds of " + MESSAGES + " messages");
+        long messages = (long) ROUNDS * MESSAGES;
+        if (plainCpu[0].total() > 0 && inboxCpu[0].total() > 0) {
+            Results.record("2", "processor time per message, with @Inbox vs without (server, PostgreSQL, broker)",
+                    micros(plainCpu[0].total(), messages), micros(inboxCpu[0].total(), messages),
+                    (double) inboxCpu[0].total() / plainCpu[0].total(), "-",
+                    "the same rounds; without / with: server " + micros(plainCpu[0].server(), messages) + " / "
+                            + micros(inboxCpu[0].server(), messages) + ", PostgreSQL "
+                            + micros(plainCpu[0].database(), messages) + " / "
+                            + micros(inboxCpu[0].database(), messages) + ", broker and sender "
+                            + micros(plainCpu[0].client(), messages) + " / "
+                            + micros(inboxCpu[0].client(), messages));
+        }
+    }
+
+    private static String micros(long nanos, long messages) {
+        return Results.format(nanos / 1e3 / messages, "µs").trim();
     }
 }
