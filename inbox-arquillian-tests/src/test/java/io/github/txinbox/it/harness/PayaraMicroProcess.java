@@ -73,6 +73,10 @@ public final class PayaraMicroProcess implements AutoCloseable {
                 "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
                 "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
                 "-Dtxinbox.it.artemis.port=" + brokerPort));
+        String jvmOptions = System.getProperty("txinbox.it.payaraJvmOptions", "").trim();
+        if (!jvmOptions.isEmpty()) {
+            command.addAll(List.of(jvmOptions.split("\\s+")));
+        }
         command.addAll(List.of(
                 "-jar", System.getProperty("payara.microJar"),
                 "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
