@@ -43,7 +43,7 @@ public class InboxCleanup {
 
     @Timeout
     void purge() {
-        long deleted = purger.purgeExpired(retention, 1_000);
+        long deleted = purger.purgeExpired(retention, 10_000);
         LOG.info(() -> "Purged " + deleted + " inbox markers older than " + retention);
     }
 }
