@@ -52,9 +52,13 @@ class PurgeBenchmark {
     private static final int WARM_UP = 1_000;
     private static final int QUIET = 3_000;
 
+    /** Whether the kernel reports processor pressure; read once, not again for each figure. */
+    private static final boolean STALL_KNOWN = cpuStallMicros() >= 0;
+
     /**
      * For comparison only: the library's batch statement without its row locks ({@code FOR UPDATE SKIP LOCKED}),
      * with one advisory lock per batch instead, so that concurrent purges would take turns rather than share rows.
+     * The lock's key, (2021, 77), is any pair no one else here uses.
      */
     private static final String DELETE_WITHOUT_ROW_LOCKS = """
             WITH deleted AS (
@@ -319,8 +323,8 @@ class PurgeBenchmark {
         int claimsDuringPurges = 0;
         long[] quietGc = new long[2];
         long[] busyGc = new long[2];
-        long[] quietStall = new long[1];
-        long[] busyStall = new long[1];
+        long quietStall = 0;
+        long busyStall = 0;
         long quietNanos = 0;
         long busyNanos = 0;
         for (int round = 0; round < ROUNDS; round++) {
@@ -331,7 +335,7 @@ class PurgeBenchmark {
             long started = System.nanoTime();
             long[] quiet = claims(QUIET);
             quietNanos += System.nanoTime() - started;
-            quietStall[0] += cpuStallMicros() - stall;
+            quietStall += cpuStallMicros() - stall;
             add(quietGc, garbageCollections(), gc);
             fillExpired();
             gc = garbageCollections();
@@ -340,7 +344,7 @@ class PurgeBenchmark {
             Future<Long> purge = executor.submit(() -> purger.purgeExpired(RETENTION, batchSize));
             long[] busy = claimsUntilDone(purge);
             busyNanos += System.nanoTime() - started;
-            busyStall[0] += cpuStallMicros() - stall;
+            busyStall += cpuStallMicros() - stall;
             add(busyGc, garbageCollections(), gc);
             check(purge.get());
             claimsDuringPurges += busy.length;
@@ -350,12 +354,12 @@ class PurgeBenchmark {
             busyP99.add(Results.percentileMillis(busy, 99));
         }
         String runs = ROUNDS + " rounds; " + claimsDuringPurges + " claims during purges; share of time some task "
-                + "waited for a processor without / during: " + share(quietStall[0], quietNanos) + " / "
-                + share(busyStall[0], busyNanos) + "; garbage collections per second without / during: "
+                + "waited for a processor without / during: " + share(quietStall, quietNanos) + " / "
+                + share(busyStall, busyNanos) + "; garbage collections per second without / during: "
                 + perSecond(quietGc[0], quietNanos) + " / " + perSecond(busyGc[0], busyNanos)
                 + ", their time per second: " + perSecond(quietGc[1], quietNanos) + " ms / "
                 + perSecond(busyGc[1], busyNanos) + " ms";
-        String batch = batchSize == 1_000 ? "1 000" : "10 000";
+        String batch = String.format(Locale.ROOT, "%,d", batchSize).replace(',', ' ');
         double p50 = Results.median(busyP50) / Results.median(quietP50);
         double p99 = Results.median(busyP99) / Results.median(quietP99);
         Results.record("4", "claim p50 during a purge (batch " + batch + ") vs without",
@@ -368,7 +372,7 @@ class PurgeBenchmark {
 
     /** A stall time in microseconds as a share of an elapsed time in nanoseconds; "unknown" without the figures. */
     private static String share(long stallMicros, long nanos) {
-        return cpuStallMicros() < 0 ? "unknown"
+        return !STALL_KNOWN ? "unknown"
                 : String.format(Locale.ROOT, "%.0f %%", 100.0 * stallMicros * 1e3 / nanos);
     }
 }
