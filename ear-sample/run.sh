@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Runs the txinbox sample: builds it, starts PostgreSQL and Payara Server (all on 127.0.0.1), deploys the EAR,
-# sends a demo batch of orders and prints what became of them. Ctrl+C stops everything.
-#   ear-sample/run.sh           run, and keep running until Ctrl+C
-#   ear-sample/run.sh --check   run, check the outcome, stop, and exit non-zero on a mismatch (used by CI)
+# Runs the txinbox sample: builds it, starts PostgreSQL and a new Payara Server domain (all on 127.0.0.1), deploys
+# the EAR, sends a demo batch of orders and prints what became of it. Ctrl+C stops Payara, then PostgreSQL.
+# Settings are environment variables: see ear-sample/README.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -26,5 +25,4 @@ mvn -B -q -DskipTests -pl ear-sample/sample-launcher -am package
 launcher=ear-sample/sample-launcher/target
 mkdir -p "$launcher/tmp"
 exec java -Djava.io.tmpdir="$launcher/tmp" -cp "$launcher/classes:$(cat "$launcher/classpath.txt")" \
-    -Dsample.target="$launcher" \
-    io.github.txinbox.sample.launcher.SampleLauncher "$@"
+    -Dsample.target="$launcher" io.github.txinbox.sample.launcher.SampleLauncher "$@"

@@ -19,7 +19,7 @@ public class DeliveryCounter {
     @AroundInvoke
     public Object count(InvocationContext invocation) throws Exception {
         Message message = (Message) invocation.getParameters()[0];
-        counters.delivered(message.getJMSRedelivered());
+        counters.delivered(message.getStringProperty(OrderPlacedListener.BATCH), message.getJMSRedelivered());
         return invocation.proceed();
     }
 }

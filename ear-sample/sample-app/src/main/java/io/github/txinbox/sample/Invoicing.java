@@ -5,6 +5,8 @@ import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Writes invoices and reads the sample's tables, in the caller's transaction (or its own). */
 @Stateless
@@ -24,20 +26,25 @@ public class Invoicing {
     }
 
     /**
-     * Counts rows in the sample's tables: invoices, invoiced orders, orders invoiced more than once, markers.
+     * Counts a demo batch's rows: its invoices, invoiced orders, orders invoiced more than once, and inbox markers.
      *
+     * @param batch the batch id, which every order id of the batch carries ({@code order-<batch>-<n>})
      * @return the counts by name
      */
-    public java.util.Map<String, Long> tableCounts() {
-        return java.util.Map.of(
-                "invoices", count("SELECT count(*) FROM sample_invoice"),
-                "invoicedOrders", count("SELECT count(DISTINCT order_id) FROM sample_invoice"),
-                "ordersInvoicedTwice", count("SELECT count(*) FROM (SELECT order_id FROM sample_invoice "
-                        + "GROUP BY order_id HAVING count(*) > 1) AS twice"),
-                "markers", count("SELECT count(*) FROM inbox WHERE scope = 'order-placed'"));
+    public Map<String, Long> tableCounts(String batch) {
+        String orders = "order-" + batch + "-%";
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("invoices", count("SELECT count(*) FROM sample_invoice WHERE order_id LIKE ?1", orders));
+        counts.put("invoicedOrders",
+                count("SELECT count(DISTINCT order_id) FROM sample_invoice WHERE order_id LIKE ?1", orders));
+        counts.put("ordersInvoicedTwice", count("SELECT count(*) FROM (SELECT order_id FROM sample_invoice "
+                + "WHERE order_id LIKE ?1 GROUP BY order_id HAVING count(*) > 1) AS twice", orders));
+        counts.put("markers",
+                count("SELECT count(*) FROM inbox WHERE scope = 'order-placed' AND message_id LIKE ?1", orders));
+        return counts;
     }
 
-    private long count(String sql) {
-        return ((Number) entityManager.createNativeQuery(sql).getSingleResult()).longValue();
+    private long count(String sql, String orders) {
+        return ((Number) entityManager.createNativeQuery(sql).setParameter(1, orders).getSingleResult()).longValue();
     }
 }

@@ -33,6 +33,9 @@ public class OrderPlacedListener implements MessageListener {
     /** The physical queue the orders arrive on. */
     public static final String QUEUE = "OrderPlaced";
 
+    /** The message property holding the demo batch the order belongs to. */
+    public static final String BATCH = "batch";
+
     /** The message property holding the order id: the inbox key. */
     public static final String ORDER_ID = "orderId";
 
@@ -54,14 +57,15 @@ public class OrderPlacedListener implements MessageListener {
     @Override
     @Inbox(scope = "order-placed", key = ORDER_ID, rethrowRetry = true)
     public void onMessage(Message message) {
-        counters.handled();
         try {
+            String batch = message.getStringProperty(BATCH);
+            counters.handled(batch);
             String orderId = message.getStringProperty(ORDER_ID);
             int delivery = message.getIntProperty("JMSXDeliveryCount");
-            counters.attempt(orderId, delivery);
+            counters.attempt(batch, orderId, delivery);
             if (message.getBooleanProperty(POISON)
                     || message.getBooleanProperty(FAIL_FIRST) && delivery == 1) {
-                counters.failed();
+                counters.failed(batch);
                 throw new InboxRetryException("order " + orderId + " cannot be invoiced yet (delivery " + delivery
                         + ")");
             }

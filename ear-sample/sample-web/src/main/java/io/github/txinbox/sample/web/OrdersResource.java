@@ -11,7 +11,6 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
-import jakarta.jms.QueueBrowser;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -20,16 +19,19 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Collections;
+import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
-/** Sends orders (with deliberate duplicates and failures) and reports what became of them. */
+/** Sends demo batches of orders (with deliberate duplicates and failures) and reports what became of each. */
 @Path("orders")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class OrdersResource {
+
+    private static final Pattern BATCH_ID = Pattern.compile("[0-9a-f]{8}");
 
     @Inject
     JMSContext jms;
@@ -46,9 +48,9 @@ public class OrdersResource {
     /**
      * Sends a demo batch: {@code orders} distinct orders, the first {@code duplicates} of them sent a second time,
      * {@code failing} of them (from the end) flagged to fail on their first delivery, and {@code poison} more orders
-     * that fail on every delivery.
+     * that fail on every delivery. Every message carries the batch's id.
      *
-     * @return what was sent
+     * @return what was sent, with the batch id to ask {@code status} about
      */
     @POST
     @Path("demo")
@@ -58,8 +60,8 @@ public class OrdersResource {
             @QueryParam("poison") @DefaultValue("1") int poison) {
         if (orders < 1 || orders > 100_000 || duplicates < 0 || duplicates > orders || failing < 0
                 || failing > orders || poison < 0 || poison > 100) {
-            throw new BadRequestException("Need 1 <= orders <= 100000, 0 <= duplicates <= orders, "
-                    + "0 <= failing <= orders, 0 <= poison <= 100");
+            throw badRequest("Need 1 <= orders <= 100000, 0 <= duplicates <= orders, 0 <= failing <= orders, "
+                    + "0 <= poison <= 100");
         }
         String batch = UUID.randomUUID().toString().substring(0, 8);
         int sent = 0;
@@ -68,15 +70,15 @@ public class OrdersResource {
             boolean failFirst = i >= orders - failing;
             int copies = i < duplicates ? 2 : 1;
             for (int copy = 0; copy < copies; copy++) {
-                send(orderId, 10 + i % 90, failFirst, false);
+                send(batch, orderId, 10 + i % 90, failFirst, false);
                 sent++;
             }
         }
         for (int i = 0; i < poison; i++) {
-            send("poison-" + batch + "-" + i, 1, false, true);
+            send(batch, "poison-" + batch + "-" + i, 1, false, true);
             sent++;
         }
-        counters.sent(sent);
+        counters.sent(batch, sent);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("batch", batch);
         result.put("orders", orders);
@@ -87,9 +89,15 @@ public class OrdersResource {
         return result;
     }
 
-    private void send(String orderId, int amount, boolean failFirst, boolean poison) {
+    private static BadRequestException badRequest(String message) {
+        return new BadRequestException(Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
+                .entity(message + "\n").build());
+    }
+
+    private void send(String batch, String orderId, int amount, boolean failFirst, boolean poison) {
         try {
             Message message = jms.createMessage();
+            message.setStringProperty(OrderPlacedListener.BATCH, batch);
             message.setStringProperty(OrderPlacedListener.ORDER_ID, orderId);
             message.setStringProperty(OrderPlacedListener.AMOUNT, Integer.toString(amount));
             message.setBooleanProperty(OrderPlacedListener.FAIL_FIRST, failFirst);
@@ -101,25 +109,24 @@ public class OrdersResource {
     }
 
     /**
-     * Reports the counters, the table counts and the queue's depth.
+     * Reports what became of a batch: its counters and table rows, and the messages the broker still holds in the
+     * queue and in its dead-message queue (those two for all batches, from the broker's statistics).
      *
+     * @param batch the id {@code demo} returned
      * @return the status
      */
     @GET
     @Path("status")
-    public Map<String, Object> status() {
-        Map<String, Object> status = new LinkedHashMap<>(counters.snapshot());
-        status.putAll(invoicing.tableCounts());
-        status.put("queued", depth(queue));
-        status.put("deadLettered", depth(jms.createQueue("mq.sys.dmq")));
-        return status;
-    }
-
-    private int depth(Queue destination) {
-        try (QueueBrowser browser = jms.createBrowser(destination)) {
-            return Collections.list(browser.getEnumeration()).size();
-        } catch (JMSException e) {
-            throw new IllegalStateException("Could not browse " + destination, e);
+    public Map<String, Object> status(@QueryParam("batch") String batch) {
+        if (batch == null || !BATCH_ID.matcher(batch).matches()) {
+            throw badRequest("Need batch=<the 8-character id that POST demo returned>");
         }
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("batch", batch);
+        status.putAll(counters.snapshot(batch));
+        status.putAll(invoicing.tableCounts(batch));
+        status.putAll(BrokerStatistics.queued(Map.of("queued", OrderPlacedListener.QUEUE,
+                "deadLettered", "mq.sys.dmq")));
+        return status;
     }
 }

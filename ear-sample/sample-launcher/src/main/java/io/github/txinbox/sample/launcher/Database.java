@@ -1,0 +1,133 @@
+package io.github.txinbox.sample.launcher;
+
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The sample's PostgreSQL: the server named by {@code TXINBOX_SAMPLE_DB_URL}, or else one started here on
+ * 127.0.0.1 from the binaries Maven brought, with PostgreSQL's stock settings (and prepared transactions allowed
+ * when the sample runs with XA).
+ */
+final class Database implements AutoCloseable {
+
+    private final EmbeddedPostgres embedded;
+    private final String url;
+    private final String user;
+    private final String password;
+
+    private Database(EmbeddedPostgres embedded, String url, String user, String password) {
+        this.embedded = embedded;
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    /** Connects to the server named by the environment, or starts one. */
+    static Database open(Path target, boolean xa) {
+        String url = System.getenv("TXINBOX_SAMPLE_DB_URL");
+        String user = System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_USER", "postgres");
+        String password = System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_PASSWORD", "postgres");
+        if (url != null && !url.isBlank()) {
+            return new Database(null, url, user, password);
+        }
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setOverrideWorkingDirectory(target.resolve("postgres").toFile())
+                // The launcher stops PostgreSQL itself, after the server that uses it.
+                .setRegisterShutdownHook(false)
+                .setServerConfig("listen_addresses", "127.0.0.1");
+        if (xa) {
+            // One prepared transaction per MDB transaction in flight: Payara's MDB pool holds up to 32 by default.
+            builder.setServerConfig("max_prepared_transactions", "64");
+        }
+        try {
+            EmbeddedPostgres postgres = builder.start();
+            return new Database(postgres, "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
+                    "postgres", "postgres");
+        } catch (IOException e) {
+            throw new LauncherException("PostgreSQL did not start: " + e.getMessage());
+        }
+    }
+
+    boolean embedded() {
+        return embedded != null;
+    }
+
+    String url() {
+        return url;
+    }
+
+    String user() {
+        return user;
+    }
+
+    String password() {
+        return password;
+    }
+
+    /**
+     * Creates the sample's tables where they are missing (the inbox's from txinbox's own DDL), and plants expired
+     * markers for the scheduled purge to delete.
+     *
+     * @param xa whether the sample will run with XA, which needs prepared transactions
+     */
+    void prepare(boolean xa, int expiredMarkers) {
+        if (xa && count("SELECT current_setting('max_prepared_transactions')::int") == 0) {
+            throw new LauncherException("XA needs max_prepared_transactions > 0 on " + url + ", and it is 0. "
+                    + "Run the sample without TXINBOX_SAMPLE_XA, or raise the setting and restart PostgreSQL.");
+        }
+        execute(InboxSchema.createTableSql(InboxTable.DEFAULT));
+        execute("CREATE TABLE IF NOT EXISTS sample_invoice (id text PRIMARY KEY, order_id text NOT NULL, "
+                + "amount numeric(12, 2) NOT NULL, created_at timestamptz NOT NULL)");
+        execute("CREATE INDEX IF NOT EXISTS sample_invoice_order_idx ON sample_invoice (order_id)");
+        execute("INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
+                + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + expiredMarkers + ") AS i "
+                + "ON CONFLICT DO NOTHING");
+    }
+
+    /** Runs a query whose answer is one number. */
+    long count(String query) {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(query)) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new LauncherException("Query failed on " + url + " (" + query + "): " + e.getMessage());
+        }
+    }
+
+    private void execute(String sql) {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new LauncherException("Statement failed on " + url + " (" + sql + "): " + e.getMessage());
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        try {
+            return DriverManager.getConnection(url, user, password);
+        } catch (SQLException e) {
+            throw new LauncherException("Cannot connect to " + url + " as " + user + ": " + e.getMessage());
+        }
+    }
+
+    /** Stops the embedded server; leaves a named one alone. */
+    @Override
+    public void close() {
+        if (embedded != null) {
+            try {
+                embedded.close();
+            } catch (IOException e) {
+                System.err.println("Could not stop PostgreSQL: " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package io.github.txinbox.sample.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the sample as a person does ({@code ear-sample/run.sh} after its build: the launcher with the same class
+ * path and no arguments), reads what it prints, checks the outcome table against the demo batch and against the
+ * database, checks that nothing listens beyond 127.0.0.1, and stops it with Ctrl+C's signal.
+ */
+class SampleIT {
+
+    private static final Path TARGET = Path.of(System.getProperty("sample.target", "target")).toAbsolutePath();
+    private static final Pattern ROW = Pattern.compile("^\\s+(\\S.*?)\\s{2,}(-?\\d+|\\?)$");
+    private static final Pattern BATCH = Pattern.compile("\\(batch ([0-9a-f]{8})\\)");
+    private static final String MARKERS = "SELECT count(*) FROM inbox WHERE scope = 'order-placed'";
+    private static final Pattern DB_LINE = Pattern.compile("^  (jdbc:postgresql://\\S+), max_prepared_transactions = (\\d+)");
+
+    /** The README's path: the embedded PostgreSQL with its stock settings, the default non-XA datasource. */
+    @Test
+    void embeddedStockPostgresWithoutXa() throws Exception {
+        try (Run run = Run.start(Map.of())) {
+            run.awaitRunning();
+
+            Matcher db = run.find(DB_LINE);
+            int postgresPort = Integer.parseInt(db.group(1).replaceAll(".*:(\\d+)/.*", "$1"));
+            assertEquals("0", db.group(2), "the embedded PostgreSQL keeps the stock max_prepared_transactions");
+            assertTrue(run.output().contains("non-XA datasource"), run.output());
+            assertBatchOutcome(run, db.group(1), "postgres", "postgres");
+            assertLoopbackOnly(postgresPort);
+
+            run.interrupt();
+            assertStoppedInOrder(run);
+            assertFalse(reachable(postgresPort), "the embedded PostgreSQL is stopped");
+        }
+    }
+
+    /**
+     * A PostgreSQL named by the user, with XA, holding an earlier batch's markers: the table counts this run's batch
+     * only, and the database is left running.
+     */
+    @Test
+    void namedPostgresWithXaCountsOnlyItsOwnBatch() throws Exception {
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                // XA: one prepared transaction per concurrent MDB transaction (Payara's MDB pool: up to 32).
+                .setServerConfig("max_prepared_transactions", "64").start()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+            try (Connection connection = DriverManager.getConnection(url, "postgres", "postgres");
+                    Statement statement = connection.createStatement()) {
+                statement.execute(InboxSchema.createTableSql(InboxTable.DEFAULT));
+                statement.execute("INSERT INTO inbox (scope, message_id) SELECT 'order-placed', 'order-0000beef-' || i "
+                        + "FROM generate_series(1, 30) AS i");
+            }
+            try (Run run = Run.start(Map.of("TXINBOX_SAMPLE_DB_URL", url, "TXINBOX_SAMPLE_DB_USER", "postgres",
+                    "TXINBOX_SAMPLE_DB_PASSWORD", "postgres", "TXINBOX_SAMPLE_XA", "true"))) {
+                run.awaitRunning();
+
+                assertEquals(url, run.find(DB_LINE).group(1));
+                assertTrue(run.output().contains("XA datasource (PGXADataSource)"), run.output());
+                assertBatchOutcome(run, url, "postgres", "postgres");
+                assertEquals(130, count(url, "postgres", "postgres", MARKERS),
+                        "the earlier batch's 30 markers and this batch's 100");
+
+                run.interrupt();
+                assertStoppedInOrder(run);
+                assertFalse(run.output().contains("Stopping PostgreSQL"), "a named PostgreSQL is left alone");
+                assertEquals(130, count(url, "postgres", "postgres", MARKERS));
+            }
+        }
+    }
+
+    /** XA against a stock PostgreSQL cannot work: the launcher says so before it starts the server. */
+    @Test
+    void xaAgainstStockPostgresIsRefusedWithTheReason() throws Exception {
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setServerConfig("listen_addresses", "127.0.0.1").start()) {
+            try (Run run = Run.start(Map.of("TXINBOX_SAMPLE_DB_URL",
+                    "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres", "TXINBOX_SAMPLE_XA", "true"))) {
+                assertEquals(2, run.awaitExit());
+                assertTrue(run.output().contains("The sample could not run: XA needs max_prepared_transactions > 0"),
+                        run.output());
+                assertFalse(run.output().contains("Creating a new Payara Server domain"), run.output());
+                assertFalse(run.output().contains("\tat "), "no stack trace: " + run.output());
+            }
+        }
+    }
+
+    /** The table the launcher printed matches the demo batch: 100 orders, 20 sent twice, 5 retried, 1 poison. */
+    private static void assertBatchOutcome(Run run, String url, String user, String password) throws SQLException {
+        Map<String, String> table = run.table();
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("messages sent", "121");
+        expected.put("deliveries (onMessage calls)", "129");
+        expected.put("of them redeliveries", "8");
+        expected.put("handler runs", "109");
+        expected.put("of them failed (rolled back)", "9");
+        expected.put("duplicates skipped by the inbox", "20");
+        expected.put("invoices", "100");
+        expected.put("orders invoiced", "100");
+        expected.put("orders invoiced twice", "0");
+        expected.put("inbox markers", "100");
+        expected.put("dead-lettered (mq.sys.dmq)", "1");
+        expected.put("still queued", "0");
+        expected.forEach((row, value) -> assertEquals(value, table.get(row), row + " in:\n" + run.output()));
+        long gap = Long.parseLong(table.get("shortest wait before a retry, ms"));
+        assertTrue(gap >= 900, "retries about 1000 ms apart (endpointExceptionRedeliveryInterval), not " + gap);
+        assertTrue(run.output().contains("done: none left"), "the scheduled purge deleted the planted markers");
+        assertFalse(run.output().contains("not settled"), run.output());
+
+        String batch = run.find(BATCH).group(1);
+        String orders = "'order-" + batch + "-%'";
+        assertEquals(100, count(url, user, password,
+                "SELECT count(DISTINCT order_id) FROM sample_invoice WHERE order_id LIKE " + orders));
+        assertEquals(100, count(url, user, password, "SELECT count(*) FROM sample_invoice WHERE order_id LIKE " + orders));
+        assertEquals(100, count(url, user, password,
+                "SELECT count(*) FROM inbox WHERE scope = 'order-placed' AND message_id LIKE " + orders));
+        assertEquals(0, count(url, user, password, "SELECT count(*) FROM pg_prepared_xacts"),
+                "no transaction left prepared");
+    }
+
+    private static void assertLoopbackOnly(int postgresPort) throws Exception {
+        long payara = Long.parseLong(Files.readString(TARGET.resolve("sample-run/domains/sample/config/pid")).trim());
+        Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
+        String sockets = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(ss.waitFor(30, TimeUnit.SECONDS));
+        List<String> ours = sockets.lines().filter(line -> line.contains("pid=" + payara + ",")
+                || localAddress(line).endsWith(":" + postgresPort)).toList();
+        assertTrue(ours.size() >= 5, "Payara's and PostgreSQL's sockets found:\n" + sockets);
+        for (String socket : ours) {
+            String local = localAddress(socket);
+            assertTrue(local.startsWith("127.") || local.startsWith("[::ffff:127.") || local.startsWith("[::1]"),
+                    "listens beyond 127.0.0.1: " + socket);
+        }
+    }
+
+    private static String localAddress(String ssLine) {
+        String[] columns = ssLine.trim().split("\\s+");
+        return columns.length > 3 ? columns[3] : "";
+    }
+
+    private static void assertStoppedInOrder(Run run) throws Exception {
+        run.awaitExit();
+        String output = run.output();
+        assertTrue(output.contains("Stopping Payara Server..."), output);
+        int payara = output.indexOf("Stopping Payara Server...");
+        int postgres = output.indexOf("Stopping PostgreSQL...");
+        assertTrue(postgres < 0 || postgres > payara, "Payara stops before PostgreSQL:\n" + output);
+        assertFalse(output.contains("\tat "), "no stack trace:\n" + output);
+        for (int port : new int[] {4848, 8080, 7676}) {
+            assertFalse(reachable(port), "port " + port + " still open after the sample stopped");
+        }
+        String log = Files.readString(TARGET.resolve("sample-run/domains/sample/logs/server.log"));
+        assertFalse(log.contains("Connection refused"), "the server lost its database before it stopped");
+    }
+
+    private static boolean reachable(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static long count(String url, String user, String password, String query) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(query)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /** One run of the launcher in a JVM of its own, as ear-sample/run.sh starts it. */
+    private static final class Run implements AutoCloseable {
+
+        private final Process process;
+        private final List<String> lines = new ArrayList<>();
+
+        private Run(Process process) {
+            this.process = process;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        System.out.println("[sample] " + line);
+                        synchronized (lines) {
+                            lines.add(line);
+                            lines.notifyAll();
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process ended
+                }
+            }, "sample-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Run start(Map<String, String> environment) throws IOException {
+            String classpath = TARGET.resolve("classes") + java.io.File.pathSeparator
+                    + Files.readString(TARGET.resolve("classpath.txt")).trim();
+            Files.createDirectories(TARGET.resolve("tmp"));
+            ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+                    "-Djava.io.tmpdir=" + TARGET.resolve("tmp"), "-cp", classpath, "-Dsample.target=" + TARGET,
+                    SampleLauncher.class.getName()).redirectErrorStream(true);
+            builder.environment().keySet().removeIf(name -> name.startsWith("TXINBOX_SAMPLE_"));
+            builder.environment().putAll(environment);
+            return new Run(builder.start());
+        }
+
+        /** Waits until the sample says it is running (or ends). */
+        void awaitRunning() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
+            synchronized (lines) {
+                while (lines.stream().noneMatch(line -> line.startsWith("Press Ctrl+C"))) {
+                    assertTrue(process.isAlive(), "the sample ended:\n" + output());
+                    long left = deadline - System.nanoTime();
+                    assertTrue(left > 0, "the sample did not get to running within 8 minutes:\n" + output());
+                    lines.wait(Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1_000));
+                }
+            }
+        }
+
+        /**
+         * Sends SIGINT, as Ctrl+C in a terminal does, to the launcher (the server runs in a session of its own, out of
+         * the terminal's reach).
+         */
+        void interrupt() throws Exception {
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start()
+                    .waitFor());
+        }
+
+        int awaitExit() throws InterruptedException {
+            if (!process.waitFor(3, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new AssertionError("the sample did not stop within 3 minutes:\n" + output());
+            }
+            Thread.sleep(200); // the reader's last lines
+            return process.exitValue();
+        }
+
+        /** Stops a run that a failed assertion left running, so that the next test finds the ports free. */
+        @Override
+        public void close() throws Exception {
+            if (process.isAlive()) {
+                interrupt();
+                if (!process.waitFor(3, TimeUnit.MINUTES)) {
+                    process.destroyForcibly();
+                }
+            }
+        }
+
+        String output() {
+            synchronized (lines) {
+                return String.join("\n", lines);
+            }
+        }
+
+        Matcher find(Pattern pattern) {
+            synchronized (lines) {
+                for (String line : lines) {
+                    Matcher matcher = pattern.matcher(line);
+                    if (matcher.find()) {
+                        return matcher;
+                    }
+                }
+            }
+            throw new AssertionError(pattern + " not in:\n" + output());
+        }
+
+        /** The outcome table's rows, by label. */
+        Map<String, String> table() {
+            Map<String, String> rows = new LinkedHashMap<>();
+            synchronized (lines) {
+                for (String line : lines) {
+                    Matcher row = ROW.matcher(line);
+                    if (row.matches()) {
+                        rows.put(row.group(1).strip(), row.group(2));
+                    }
+                }
+            }
+            return rows;
+        }
+    }
+}
