@@ -104,6 +104,7 @@ public final class SampleLauncher {
         step("Deploying txinbox-sample.ear", () -> domain.deploy(target.resolve("txinbox-sample.ear"),
                 "txinbox-sample"));
 
+        goOn();
         JsonObject sent = api.demo(ORDERS, DUPLICATES, FAILING, POISON);
         String batch = sent.getString("batch");
         System.out.println("Sent " + sent.getInt("messagesSent") + " messages (batch " + batch + "): " + ORDERS
@@ -244,7 +245,7 @@ public final class SampleLauncher {
     }
 
     /** Runs one step, printing a dot every two seconds while it runs and its time when it is done. */
-    private static void step(String label, Runnable action) {
+    private void step(String label, Runnable action) {
         System.out.print(label + "...");
         System.out.flush();
         long start = System.nanoTime();
@@ -262,15 +263,24 @@ public final class SampleLauncher {
         } finally {
             ticker.shutdownNow();
         }
+        goOn();
         System.out.println(" done (" + Math.round((System.nanoTime() - start) / 1e9) + " s)");
     }
 
-    private static void sleep(long millis) {
+    private void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LauncherException("Interrupted");
+        }
+        goOn();
+    }
+
+    /** Ends the run quietly once Ctrl+C has begun to stop everything. */
+    private void goOn() {
+        if (stopping) {
+            throw new LauncherException("stopped");
         }
     }
 }
