@@ -5,6 +5,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+if [ "$#" -gt 0 ]; then
+    echo "ear-sample/run.sh takes no arguments; its settings are environment variables: see ear-sample/README.md." >&2
+    exit 2
+fi
 if ! command -v java >/dev/null 2>&1; then
     echo "The sample needs Java 17 or newer, and found no java on the PATH." >&2
     exit 2
@@ -19,8 +23,19 @@ if ! command -v mvn >/dev/null 2>&1; then
     exit 2
 fi
 
-echo "Building the library and the sample (Maven; the first run downloads Payara Server and PostgreSQL)..."
-mvn -B -q -DskipTests -pl ear-sample/sample-launcher -am package
+echo "Building the library and the sample with Maven (the first run downloads Payara Server and PostgreSQL: minutes)..."
+log=$(mktemp)
+set +e
+mvn -B -DskipTests -pl ear-sample/sample-launcher -am package 2>&1 | tee "$log" \
+    | sed -n -u 's/^\[INFO\] Building \(txinbox :: .*\) [0-9][^ ]* *\[[0-9/]*\]$/  \1/p'
+built=${PIPESTATUS[0]}
+set -e
+if [ "$built" -ne 0 ]; then
+    tail -n 40 "$log"
+    echo "The build failed (exit $built); its whole output: $log" >&2
+    exit 1
+fi
+rm -f "$log"
 
 launcher=ear-sample/sample-launcher/target
 mkdir -p "$launcher/tmp"

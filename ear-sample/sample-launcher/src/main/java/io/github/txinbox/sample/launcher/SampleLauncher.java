@@ -89,8 +89,10 @@ public final class SampleLauncher {
     private void run() {
         requireFreePorts();
         step(System.getenv("TXINBOX_SAMPLE_DB_URL") == null ? "Starting PostgreSQL (embedded, on 127.0.0.1)" : "Connecting to PostgreSQL",
-                () -> database = Database.open(target, xa));
-        database.prepare(xa, EXPIRED_MARKERS);
+                () -> {
+                    database = Database.open(target, xa);
+                    database.prepare(xa, EXPIRED_MARKERS);
+                });
         System.out.println("  " + database.url() + ", max_prepared_transactions = "
                 + database.count("SELECT current_setting('max_prepared_transactions')::int") + "; the sample's "
                 + (xa ? "XA datasource (PGXADataSource)" : "non-XA datasource (PGSimpleDataSource)"));
@@ -120,7 +122,8 @@ public final class SampleLauncher {
         System.out.println("  curl -X POST '" + SampleApi.BASE_URL + "/demo?orders=10&duplicates=3&failing=1'"
                 + "   (then ask status about the batch it returns)");
         System.out.println("  the server's log: " + domain.serverLog());
-        System.out.println("Press Ctrl+C to stop Payara Server, then PostgreSQL.");
+        System.out.println(database.embedded() ? "Press Ctrl+C to stop Payara Server, then PostgreSQL."
+                : "Press Ctrl+C to stop Payara Server (your PostgreSQL keeps running).");
         try {
             new CountDownLatch(1).await();
         } catch (InterruptedException e) {
