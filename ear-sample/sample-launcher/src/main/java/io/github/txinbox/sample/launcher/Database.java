@@ -79,7 +79,7 @@ final class Database implements AutoCloseable {
      * @param xa whether the sample will run with XA, which needs prepared transactions
      */
     void prepare(boolean xa, int expiredMarkers) {
-        if (xa && count("SELECT current_setting('max_prepared_transactions')::int") == 0) {
+        if (xa && maxPreparedTransactions() == 0) {
             throw new LauncherException("XA needs max_prepared_transactions > 0 on " + url + ", and it is 0. "
                     + "Run the sample without TXINBOX_SAMPLE_XA, or raise the setting and restart PostgreSQL.");
         }
@@ -90,6 +90,11 @@ final class Database implements AutoCloseable {
         execute("INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
                 + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + expiredMarkers + ") AS i "
                 + "ON CONFLICT DO NOTHING");
+    }
+
+    /** PostgreSQL's {@code max_prepared_transactions}: 0 (its default) allows no XA. */
+    long maxPreparedTransactions() {
+        return count("SELECT current_setting('max_prepared_transactions')::int");
     }
 
     /** Runs a query whose answer is one number. */

@@ -17,9 +17,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A Payara Server domain of the sample's own, made anew for every run with Payara's own {@code asadmin}: no state of
- * an earlier run (queued messages, deployed applications, settings) reaches the next. Its settings are in the
- * pre- and post-boot command files beside this class ({@code payara/*.asadmin}); every {@code asadmin} call's output
- * goes to {@code asadmin.log}, and is shown when a call fails.
+ * an earlier run (queued messages, deployed applications, settings) reaches the next. Its settings are in the pre-
+ * and post-boot command files among the launcher's resources ({@code payara/*.asadmin}); every {@code asadmin}
+ * call's output goes to {@code asadmin.log}, and is shown when a call fails.
  */
 final class PayaraDomain {
 
@@ -151,10 +151,15 @@ final class PayaraDomain {
             builder.environment().putAll(environment);
             Process process = builder.start();
             process.getOutputStream().close();
-            if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new LauncherException(what + " did not finish within " + timeout.toSeconds() + " s (its "
-                        + "output: " + log + ")");
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!process.waitFor(2, TimeUnit.SECONDS)) {
+                if (System.nanoTime() > deadline) {
+                    process.destroyForcibly();
+                    throw new LauncherException(what + " did not finish within " + timeout.toSeconds() + " s (its "
+                            + "output: " + log + ")");
+                }
+                System.out.print(".");
+                System.out.flush();
             }
             if (process.exitValue() != 0) {
                 String output;

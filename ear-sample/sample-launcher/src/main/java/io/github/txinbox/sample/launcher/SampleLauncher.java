@@ -9,9 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the sample: PostgreSQL, a new Payara Server domain on 127.0.0.1 with its built-in OpenMQ broker, the sample
@@ -57,7 +54,8 @@ public final class SampleLauncher {
         }
         SampleLauncher launcher;
         try {
-            launcher = new SampleLauncher(Path.of(System.getProperty("sample.target", "ear-sample/sample-launcher/target")),
+            launcher = new SampleLauncher(
+                    Path.of(System.getProperty("sample.target", "ear-sample/sample-launcher/target")),
                     xaSetting(System.getenv("TXINBOX_SAMPLE_XA")));
         } catch (LauncherException e) {
             System.err.println(e.getMessage());
@@ -88,13 +86,13 @@ public final class SampleLauncher {
 
     private void run() {
         requireFreePorts();
-        step(System.getenv("TXINBOX_SAMPLE_DB_URL") == null ? "Starting PostgreSQL (embedded, on 127.0.0.1)" : "Connecting to PostgreSQL",
-                () -> {
-                    database = Database.open(target, xa);
-                    database.prepare(xa, EXPIRED_MARKERS);
-                });
+        boolean named = System.getenv("TXINBOX_SAMPLE_DB_URL") != null;
+        step(named ? "Connecting to PostgreSQL" : "Starting PostgreSQL (embedded, on 127.0.0.1)", () -> {
+            database = Database.open(target, xa);
+            database.prepare(xa, EXPIRED_MARKERS);
+        });
         System.out.println("  " + database.url() + ", max_prepared_transactions = "
-                + database.count("SELECT current_setting('max_prepared_transactions')::int") + "; the sample's "
+                + database.maxPreparedTransactions() + "; the sample's "
                 + (xa ? "XA datasource (PGXADataSource)" : "non-XA datasource (PGSimpleDataSource)"));
         step("Creating a new Payara Server domain", domain::create);
         step("Starting it on 127.0.0.1", () -> domain.start(Map.of(
@@ -195,15 +193,16 @@ public final class SampleLauncher {
             System.out.printf("  %-33s  %5s%n", row[0], known(status, row[1]));
         }
         if (!"ok".equals(status.getString("brokerStatistics", "ok"))) {
-            System.out.println("  ? the broker's statistics could not be read: " + status.getString("brokerStatistics"));
+            System.out.println("  ? the broker's statistics could not be read: "
+                    + status.getString("brokerStatistics"));
         }
         System.out.println();
     }
 
     private void awaitPurge() {
         String planted = "SELECT count(*) FROM inbox WHERE scope = 'expired-demo'";
-        System.out.print("Waiting for the first scheduled purge (10 s after deployment) to delete the " + EXPIRED_MARKERS
-                + " expired markers planted before it");
+        System.out.print("Waiting for the first scheduled purge (10 s after deployment) to delete the "
+                + EXPIRED_MARKERS + " expired markers planted before it");
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             long left = database.count(planted);
@@ -247,25 +246,12 @@ public final class SampleLauncher {
         }
     }
 
-    /** Runs one step, printing a dot every two seconds while it runs and its time when it is done. */
+    /** Runs one step, and prints its time when it is done (the server's steps print a dot every 2 s meanwhile). */
     private void step(String label, Runnable action) {
         System.out.print(label + "...");
         System.out.flush();
         long start = System.nanoTime();
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "sample-progress");
-            thread.setDaemon(true);
-            return thread;
-        });
-        ticker.scheduleAtFixedRate(() -> {
-            System.out.print(".");
-            System.out.flush();
-        }, 2, 2, TimeUnit.SECONDS);
-        try {
-            action.run();
-        } finally {
-            ticker.shutdownNow();
-        }
+        action.run();
         goOn();
         System.out.println(" done (" + Math.round((System.nanoTime() - start) / 1e9) + " s)");
     }

@@ -40,7 +40,8 @@ class SampleIT {
     private static final Pattern ROW = Pattern.compile("^\\s+(\\S.*?)\\s{2,}(-?\\d+|\\?)$");
     private static final Pattern BATCH = Pattern.compile("\\(batch ([0-9a-f]{8})\\)");
     private static final String MARKERS = "SELECT count(*) FROM inbox WHERE scope = 'order-placed'";
-    private static final Pattern DB_LINE = Pattern.compile("^  (jdbc:postgresql://\\S+), max_prepared_transactions = (\\d+)");
+    private static final Pattern DB_LINE =
+            Pattern.compile("^  (jdbc:postgresql://\\S+), max_prepared_transactions = (\\d+)");
 
     /** The README's path: the embedded PostgreSQL with its stock settings, the default non-XA datasource. */
     @Test
@@ -138,7 +139,8 @@ class SampleIT {
         String orders = "'order-" + batch + "-%'";
         assertEquals(100, count(url, user, password,
                 "SELECT count(DISTINCT order_id) FROM sample_invoice WHERE order_id LIKE " + orders));
-        assertEquals(100, count(url, user, password, "SELECT count(*) FROM sample_invoice WHERE order_id LIKE " + orders));
+        assertEquals(100, count(url, user, password,
+                "SELECT count(*) FROM sample_invoice WHERE order_id LIKE " + orders));
         assertEquals(100, count(url, user, password,
                 "SELECT count(*) FROM inbox WHERE scope = 'order-placed' AND message_id LIKE " + orders));
         assertEquals(0, count(url, user, password, "SELECT count(*) FROM pg_prepared_xacts"),
