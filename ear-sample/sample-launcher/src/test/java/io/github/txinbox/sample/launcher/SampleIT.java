@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Runs the sample as a person does ({@code ear-sample/run.sh} after its build: the launcher with the same class
  * path and no arguments), reads what it prints, checks the outcome table against the demo batch and against the
- * database, checks that nothing listens beyond 127.0.0.1, and stops it with Ctrl+C's signal.
+ * database, checks that nothing listens beyond 127.0.0.1, and stops it as Ctrl+C does.
  */
 class SampleIT {
 
@@ -56,7 +56,7 @@ class SampleIT {
             assertBatchOutcome(run, db.group(1), "postgres", "postgres");
             assertLoopbackOnly(postgresPort);
 
-            run.interrupt();
+            run.stop();
             assertStoppedInOrder(run);
             assertFalse(reachable(postgresPort), "the embedded PostgreSQL is stopped");
         }
@@ -89,7 +89,7 @@ class SampleIT {
                 assertEquals(130, count(url, "postgres", "postgres", MARKERS),
                         "the earlier batch's 30 markers and this batch's 100");
 
-                run.interrupt();
+                run.stop();
                 assertStoppedInOrder(run);
                 assertFalse(run.output().contains("Stopping PostgreSQL"), "a named PostgreSQL is left alone");
                 assertEquals(130, count(url, "postgres", "postgres", MARKERS));
@@ -251,12 +251,12 @@ class SampleIT {
         }
 
         /**
-         * Sends SIGINT, as Ctrl+C in a terminal does, to the launcher (the server runs in a session of its own, out of
-         * the terminal's reach).
+         * Stops the launcher as Ctrl+C does: the signal runs its shutdown hook. SIGTERM runs the same hook as Ctrl+C's
+         * SIGINT, and unlike SIGINT it is not ignored when the build itself runs in the background. (The server runs
+         * in a session of its own, out of a terminal's reach, so Ctrl+C reaches the launcher only, as here.)
          */
-        void interrupt() throws Exception {
-            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start()
-                    .waitFor());
+        void stop() {
+            process.destroy();
         }
 
         int awaitExit() throws InterruptedException {
@@ -268,14 +268,35 @@ class SampleIT {
             return process.exitValue();
         }
 
-        /** Stops a run that a failed assertion left running, so that the next test finds the ports free. */
+        /**
+         * Stops a run that a failed assertion left running, and the server it started, so that the next test (and
+         * the next build) finds the ports free.
+         */
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             if (process.isAlive()) {
-                interrupt();
-                if (!process.waitFor(3, TimeUnit.MINUTES)) {
+                stop();
+                try {
+                    if (!process.waitFor(3, TimeUnit.MINUTES)) {
+                        process.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
                     process.destroyForcibly();
+                    Thread.currentThread().interrupt();
                 }
+            }
+            Path pid = TARGET.resolve("sample-run/domains/sample/config/pid");
+            if (Files.exists(pid)) {
+                ProcessHandle.of(Long.parseLong(Files.readString(pid).trim()))
+                        .filter(server -> server.info().commandLine().orElse("").contains(TARGET.toString()))
+                        .ifPresent(server -> {
+                            server.destroy();
+                            try {
+                                server.onExit().get(2, TimeUnit.MINUTES);
+                            } catch (Exception e) {
+                                server.destroyForcibly();
+                            }
+                        });
             }
         }
 
