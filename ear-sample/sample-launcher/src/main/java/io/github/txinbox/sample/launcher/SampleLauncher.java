@@ -223,14 +223,14 @@ public final class SampleLauncher {
         }
         stopping = true;
         if (domain.running()) {
-            System.out.println("Stopping Payara Server...");
+            System.out.print("Stopping Payara Server...");
             domain.stop();
+            System.out.println(" done");
         }
         if (database != null && database.embedded()) {
-            System.out.println("Stopping PostgreSQL...");
-        }
-        if (database != null) {
+            System.out.print("Stopping PostgreSQL...");
             database.close();
+            System.out.println(" done");
         }
     }
 

@@ -170,7 +170,8 @@ class SampleIT {
     private static void assertStoppedInOrder(Run run) throws Exception {
         run.awaitExit();
         String output = run.output();
-        assertTrue(output.contains("Stopping Payara Server..."), output);
+        assertTrue(Pattern.compile("^Stopping Payara Server\\.+ done$", Pattern.MULTILINE).matcher(output).find(),
+                "the launcher stopped Payara Server and waited for it:\n" + output);
         int payara = output.indexOf("Stopping Payara Server...");
         int postgres = output.indexOf("Stopping PostgreSQL...");
         assertTrue(postgres < 0 || postgres > payara, "Payara stops before PostgreSQL:\n" + output);
@@ -256,7 +257,8 @@ class SampleIT {
          * in a session of its own, out of a terminal's reach, so Ctrl+C reaches the launcher only, as here.)
          */
         void stop() {
-            process.destroy();
+            // Through the handle: Process.destroy() would also close the pipe this test reads the output from.
+            process.toHandle().destroy();
         }
 
         int awaitExit() throws InterruptedException {
