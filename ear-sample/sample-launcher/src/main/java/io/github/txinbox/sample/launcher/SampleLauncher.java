@@ -162,8 +162,8 @@ public final class SampleLauncher {
 
     private static String describe(JsonObject status) {
         return SampleApi.count(status, "invoicedOrders") + " of " + ORDERS + " orders invoiced, "
-                + SampleApi.count(status, "deliveries") + " deliveries, " + known(status, "queued")
-                + " messages queued, " + known(status, "deadLettered") + " dead-lettered";
+                + SampleApi.count(status, "deliveries") + " deliveries, " + known(status, "queued") + " queued, "
+                + known(status, "deadLettered") + " dead-lettered";
     }
 
     private static String known(JsonObject status, String name) {
