@@ -30,13 +30,18 @@ final class Database implements AutoCloseable {
         this.password = password;
     }
 
+    /** Whether the environment names a PostgreSQL server ({@code TXINBOX_SAMPLE_DB_URL}) to use instead of its own. */
+    static boolean named() {
+        String url = System.getenv("TXINBOX_SAMPLE_DB_URL");
+        return url != null && !url.isBlank();
+    }
+
     /** Connects to the server named by the environment, or starts one. */
     static Database open(Path target, boolean xa) {
-        String url = System.getenv("TXINBOX_SAMPLE_DB_URL");
-        String user = System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_USER", "postgres");
-        String password = System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_PASSWORD", "postgres");
-        if (url != null && !url.isBlank()) {
-            return new Database(null, url, user, password);
+        if (named()) {
+            return new Database(null, System.getenv("TXINBOX_SAMPLE_DB_URL"),
+                    System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_USER", "postgres"),
+                    System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_PASSWORD", "postgres"));
         }
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setOverrideWorkingDirectory(target.resolve("postgres").toFile())
@@ -83,13 +88,13 @@ final class Database implements AutoCloseable {
             throw new LauncherException("XA needs max_prepared_transactions > 0 on " + url + ", and it is 0. "
                     + "Run the sample without TXINBOX_SAMPLE_XA, or raise the setting and restart PostgreSQL.");
         }
-        execute(InboxSchema.createTableSql(InboxTable.DEFAULT));
-        execute("CREATE TABLE IF NOT EXISTS sample_invoice (id text PRIMARY KEY, order_id text NOT NULL, "
-                + "amount numeric(12, 2) NOT NULL, created_at timestamptz NOT NULL)");
-        execute("CREATE INDEX IF NOT EXISTS sample_invoice_order_idx ON sample_invoice (order_id)");
-        execute("INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
-                + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + expiredMarkers + ") AS i "
-                + "ON CONFLICT DO NOTHING");
+        execute(InboxSchema.createTableSql(InboxTable.DEFAULT),
+                "CREATE TABLE IF NOT EXISTS sample_invoice (id text PRIMARY KEY, order_id text NOT NULL, "
+                        + "amount numeric(12, 2) NOT NULL, created_at timestamptz NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS sample_invoice_order_idx ON sample_invoice (order_id)",
+                "INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
+                        + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + expiredMarkers + ") AS i "
+                        + "ON CONFLICT DO NOTHING");
     }
 
     /** PostgreSQL's {@code max_prepared_transactions}: 0 (its default) allows no XA. */
@@ -108,11 +113,18 @@ final class Database implements AutoCloseable {
         }
     }
 
-    private void execute(String sql) {
+    /** Runs the statements in order, on one connection. */
+    private void execute(String... statements) {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
+            for (String sql : statements) {
+                try {
+                    statement.execute(sql);
+                } catch (SQLException e) {
+                    throw new LauncherException("Statement failed on " + url + " (" + sql + "): " + e.getMessage());
+                }
+            }
         } catch (SQLException e) {
-            throw new LauncherException("Statement failed on " + url + " (" + sql + "): " + e.getMessage());
+            throw new LauncherException("Cannot use " + url + ": " + e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.txinbox.sample.launcher;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 /**
  * A Payara Server domain of the sample's own, made anew for every run with Payara's own {@code asadmin}: no state of
@@ -24,6 +26,14 @@ import java.util.concurrent.TimeoutException;
 final class PayaraDomain {
 
     static final String NAME = "sample";
+
+    /**
+     * Whether {@code setsid} is there to give asadmin and the server it starts a session of their own: Ctrl+C in the
+     * terminal then reaches the launcher only, which stops the server before the database, instead of both stopping
+     * at once.
+     */
+    private static final boolean SETSID = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+            .anyMatch(directory -> Files.isExecutable(Path.of(directory, "setsid")));
 
     private final Path installation;
     private final Path domains;
@@ -112,11 +122,6 @@ final class PayaraDomain {
         return domain().resolve("logs/server.log");
     }
 
-    private static boolean onPath(String program) {
-        return java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .anyMatch(directory -> Files.isExecutable(Path.of(directory, program)));
-    }
-
     private Path domain() {
         return domains.resolve(NAME);
     }
@@ -134,9 +139,7 @@ final class PayaraDomain {
     /** Runs asadmin with the launcher's own Java, its output appended to the log; fails with its tail. */
     private void asadmin(Duration timeout, Map<String, String> environment, String... arguments) {
         List<String> command = new ArrayList<>();
-        if (onPath("setsid")) {
-            // A session of its own for asadmin and the server it starts: Ctrl+C in the terminal then reaches the
-            // launcher only, which stops the server before the database, instead of both stopping at once.
+        if (SETSID) {
             command.add("setsid");
         }
         command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-jar",

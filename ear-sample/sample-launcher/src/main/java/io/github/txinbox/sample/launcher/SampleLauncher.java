@@ -86,8 +86,7 @@ public final class SampleLauncher {
 
     private void run() {
         requireFreePorts();
-        boolean named = System.getenv("TXINBOX_SAMPLE_DB_URL") != null;
-        step(named ? "Connecting to PostgreSQL" : "Starting PostgreSQL (embedded, on 127.0.0.1)", () -> {
+        step(Database.named() ? "Connecting to PostgreSQL" : "Starting PostgreSQL (embedded, on 127.0.0.1)", () -> {
             database = Database.open(target, xa);
             database.prepare(xa, EXPIRED_MARKERS);
         });
