@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Claims in the container's JTA transactions, checked against what PostgreSQL committed. */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class ClaimIT {
 

@@ -31,10 +31,12 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Batched deletion of expired markers: the boundary, the limit, locked rows, and the deduplication window. */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class CleanupIT {
 

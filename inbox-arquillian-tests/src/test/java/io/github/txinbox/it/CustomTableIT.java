@@ -21,10 +21,12 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** An application that produces an {@link InboxTable} gets its markers in that (schema-qualified) table. */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class CustomTableIT {
 

@@ -9,6 +9,7 @@ import io.github.txinbox.InboxEvent;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.messaging.OrderIdResolver;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
 import jakarta.annotation.Priority;
@@ -30,6 +31,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Every decision of the interceptor reaches the application as an {@link InboxEvent}, seen here by a synchronous
  * observer, which also notes the state of the transaction it runs in.
  */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class InboxEventsIT {
 
@@ -46,7 +49,7 @@ class InboxEventsIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(InboxEventsIT.class).addPackage(Orders.class.getPackage());
+        return Deployments.war(InboxEventsIT.class, Orders.class, OrderService.class, OrderIdResolver.class);
     }
 
     /** An event, and the status of the transaction its observer ran in. */

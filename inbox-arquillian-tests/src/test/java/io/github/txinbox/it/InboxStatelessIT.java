@@ -15,6 +15,7 @@ import io.github.txinbox.NoActiveTransactionException;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.messaging.OrderIdResolver;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.messaging.PlainService;
@@ -28,6 +29,7 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * container-managed transactions (REQUIRED), with the id from a {@code MessageIdResolver}, and a plain CDI bean
  * that relies on its caller's transaction.
  */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class InboxStatelessIT {
 
@@ -43,7 +46,7 @@ class InboxStatelessIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(InboxStatelessIT.class).addPackage(Orders.class.getPackage());
+        return Deployments.war(InboxStatelessIT.class, Orders.class, OrderService.class, OrderIdResolver.class, PlainService.class);
     }
 
     @EJB

@@ -29,6 +29,7 @@ import java.util.stream.IntStream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.function.Executable;
  * Every bad argument is refused in Java, before any SQL runs: the caller's transaction stays active and can still
  * claim and commit. (PostgreSQL would abort the whole transaction on a failed statement.)
  */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class InputValidationIT {
 

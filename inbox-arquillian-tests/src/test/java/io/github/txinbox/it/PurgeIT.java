@@ -48,6 +48,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link InboxPurger}: batch by batch, each batch committed on its own, concurrent purgers, claims never blocked, and
  * the delete going through the {@code processed_at} index. Slow batches are made with a trigger that sleeps.
  */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class PurgeIT {
 

@@ -15,10 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The purge driven by a non-persistent EJB timer, as an application schedules it, on Payara Micro with Hazelcast off. */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class PurgeScheduleIT {
 

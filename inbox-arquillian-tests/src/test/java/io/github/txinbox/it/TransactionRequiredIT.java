@@ -22,11 +22,13 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 
 /** Every repository method refuses to run outside an active JTA transaction, and writes nothing. */
+@Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class TransactionRequiredIT {
 

@@ -57,6 +57,9 @@ public final class ArtemisSession implements LauncherSessionListener {
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {
+        if (!Server.current().usesTestBroker()) {
+            return;
+        }
         port = freePort();
         Configuration configuration = configuration(port).setPersistenceEnabled(false);
         broker = start(configuration);

@@ -1,16 +1,25 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.it.app.TestDataSourceDefinition;
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.Asset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * Builds test deployments: a WAR with the test class (and its nested classes), the shared test application in
  * {@link io.github.txinbox.it.app}, the test persistence unit, and in WEB-INF/lib the jars the POM puts in runtime
- * scope (inbox-cdi as built by this reactor, Hibernate, the PostgreSQL driver; no Hibernate on the EclipseLink
- * leg), copied there by the build.
+ * scope (inbox-cdi as built by this reactor, Hibernate, the PostgreSQL driver; no Hibernate where the server's default
+ * provider serves the tests), copied there by the build. On a server that provides the datasource itself
+ * ({@link Server#deploymentDefinesDataSource()}), the deployment leaves out {@link TestDataSourceDefinition} and its
+ * persistence units name the server's datasource.
  */
 public final class Deployments {
 
@@ -25,13 +34,36 @@ public final class Deployments {
      * @return the WAR
      */
     public static WebArchive war(Class<?> testClass, Class<?>... extra) {
-        return ShrinkWrap.create(WebArchive.class, testClass.getSimpleName() + ".war")
+        WebArchive war = ShrinkWrap.create(WebArchive.class, testClass.getSimpleName() + ".war")
                 .addClass(testClass)
                 .addClasses(extra)
                 .addPackage(TestDatabase.class.getPackage())
                 .addAsResource(persistenceXml("test-persistence.xml"), "META-INF/persistence.xml")
                 .addAsWebInfResource("test-beans.xml", "beans.xml")
                 .addAsLibraries(libraries("txinbox.it.deploymentLibs"));
+        if (!Server.current().deploymentDefinesDataSource()) {
+            war.deleteClass(TestDataSourceDefinition.class);
+        }
+        return war;
+    }
+
+    /**
+     * Binds a deployment's message-driven beans to their queues on this run's server: adds the server's descriptors
+     * from the test resources under {@code servers/}: {@code ejb-jar.xml} (activation configuration), and Payara's
+     * {@code glassfish-ejb-jar.xml} (the resource adapter) or Open Liberty's {@code ibm-ejb-jar-bnd.xml} (the
+     * activation specifications of its server.xml) where the server has one.
+     *
+     * @param war the deployment
+     * @return the same deployment
+     */
+    public static WebArchive withMessaging(WebArchive war) {
+        String directory = Server.current().descriptors();
+        for (String descriptor : new String[] {"ejb-jar.xml", "glassfish-ejb-jar.xml", "ibm-ejb-jar-bnd.xml"}) {
+            if (Deployments.class.getClassLoader().getResource(directory + "/" + descriptor) != null) {
+                war.addAsWebInfResource(directory + "/" + descriptor, descriptor);
+            }
+        }
+        return war;
     }
 
     /**
@@ -47,15 +79,32 @@ public final class Deployments {
     }
 
     /**
-     * Returns the persistence.xml resource for the JPA provider of this run (the system property
-     * {@code txinbox.it.jpa}): the Hibernate one as named, or its {@code eclipselink-} twin, which names no provider
-     * (Payara's default, EclipseLink, then serves it) and has no Hibernate settings.
+     * Returns the persistence.xml for the JPA provider and server of this run: with {@code txinbox.it.jpa} set to
+     * {@code hibernate}, the resource as named (Hibernate in WEB-INF/lib, with Payara's settings); otherwise its
+     * {@code default-provider-} twin, which names no provider (the server's default then serves it) and has no
+     * Hibernate settings. The test datasource is renamed to the server's where the server provides it.
      *
      * @param resource the test resource written for Hibernate
-     * @return the resource to deploy
+     * @return the persistence.xml to deploy
      */
-    public static String persistenceXml(String resource) {
-        return "eclipselink".equals(System.getProperty("txinbox.it.jpa")) ? "eclipselink-" + resource : resource;
+    public static Asset persistenceXml(String resource) {
+        String name = "hibernate".equals(System.getProperty("txinbox.it.jpa", "hibernate"))
+                ? resource : "default-provider-" + resource;
+        String text;
+        try (InputStream in = Deployments.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("No test resource " + name);
+            }
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read " + name, e);
+        }
+        Server server = Server.current();
+        if (!server.deploymentDefinesDataSource()) {
+            text = text.replace("<jta-data-source>" + Server.PAYARA.dataSource() + "</jta-data-source>",
+                    "<jta-data-source>" + server.dataSource() + "</jta-data-source>");
+        }
+        return new StringAsset(text);
     }
 
     /**

@@ -127,6 +127,10 @@ public final class PostgresSession implements LauncherSessionListener {
             // Written outside every JTA transaction, so that it also records attempts that roll back.
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "
                     + "order_id text NOT NULL, delivery int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            // Every decision of the inbox in the portable suite, also written outside the JTA transaction.
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".inbox_decision (scope text NOT NULL, "
+                    + "message_id text, outcome text NOT NULL, reason text, "
+                    + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create the test schema in " + System.getProperty("inbox.db.url"),
                     e);

@@ -1,0 +1,87 @@
+package io.github.txinbox.it.harness;
+
+import java.util.Locale;
+
+/**
+ * The server a test run deploys to, named by the system property {@code txinbox.it.server} (the build's
+ * {@code -Dit.server=...}), and what differs between servers for the portable suite: where the datasource comes from
+ * and how a message-driven bean is bound to its queue. Everything else in the portable tests is plain Jakarta EE.
+ */
+public enum Server {
+
+    /**
+     * Payara Micro: the deployment defines its datasource ({@code TestDataSourceDefinition}), and message-driven beans
+     * reach the test JVM's Artemis broker through the test resource adapter.
+     */
+    PAYARA("java:app/jdbc/inbox-it"),
+
+    /**
+     * WildFly (standalone-full): a server-level datasource and queues, set up by {@link WildFlySession}; its own
+     * Artemis broker and Hibernate.
+     */
+    WILDFLY("java:jboss/datasources/InboxIT"),
+
+    /**
+     * Open Liberty: a server-level datasource, messaging engine queues and activation specifications in its
+     * server.xml, written by {@link LibertySession}; its own EclipseLink.
+     */
+    LIBERTY("jdbc/inbox-it");
+
+    private final String dataSource;
+
+    Server(String dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Returns the server of this run.
+     *
+     * @return the server named by {@code txinbox.it.server}, Payara Micro when it is not set
+     * @throws IllegalStateException when it names no known server
+     */
+    public static Server current() {
+        String name = System.getProperty("txinbox.it.server", "payara").trim();
+        try {
+            return valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("txinbox.it.server is '" + name + "'; expected payara, wildfly or liberty",
+                    e);
+        }
+    }
+
+    /**
+     * Returns the JNDI name of the datasource the test persistence unit uses on this server.
+     *
+     * @return the name
+     */
+    public String dataSource() {
+        return dataSource;
+    }
+
+    /**
+     * Tells whether the deployment defines its own datasource, or the server provides it.
+     *
+     * @return true on Payara Micro
+     */
+    public boolean deploymentDefinesDataSource() {
+        return this == PAYARA;
+    }
+
+    /**
+     * Returns the directory of this server's descriptors among the test resources.
+     *
+     * @return {@code servers/payara}, {@code servers/wildfly} or {@code servers/liberty}
+     */
+    String descriptors() {
+        return "servers/" + name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Tells whether the test JVM's own Artemis broker is the one the deployments use.
+     *
+     * @return true on Payara Micro
+     */
+    public boolean usesTestBroker() {
+        return this == PAYARA;
+    }
+}

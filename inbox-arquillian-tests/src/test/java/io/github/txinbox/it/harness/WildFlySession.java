@@ -1,0 +1,171 @@
+package io.github.txinbox.it.harness;
+
+import io.github.txinbox.it.app.TestDatabase;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * Sets up the WildFly of the WildFly leg once per test run, after {@link PostgresSession} and before Arquillian starts
+ * the server: what an application using txinbox must configure on WildFly, done with WildFly's own CLI on an embedded
+ * (offline) server, in a copy of {@code standalone-full.xml} named {@value #CONFIG}.
+ *
+ * <ul>
+ *   <li>the PostgreSQL driver as a module, and the datasource {@code java:jboss/datasources/InboxIT}: an XA one
+ *       ({@code PGXADataSource}) or, with {@code txinbox.it.datasource=local}, a non-XA one;</li>
+ *   <li>the queues of the portable suite, and the broker's redelivery: at most
+ *       {@value ArtemisSession#MAX_DELIVERY_ATTEMPTS} deliveries, {@value ArtemisSession#REDELIVERY_DELAY_MS} ms
+ *       apart, then the queue {@code DLQ}.</li>
+ * </ul>
+ *
+ * <p>It also clears what the last run left in the server's data directory (the broker's journal, the transaction
+ * log) and its deployments.
+ */
+public final class WildFlySession implements LauncherSessionListener {
+
+    /** The server configuration the tests run, in {@code standalone/configuration}. */
+    public static final String CONFIG = "standalone-txinbox.xml";
+
+    private static final Logger LOG = Logger.getLogger(WildFlySession.class.getName());
+
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        if (Server.current() != Server.WILDFLY) {
+            return;
+        }
+        Path home = Path.of(required("txinbox.it.wildfly.home"));
+        Path work = Path.of(required("txinbox.it.workDir"));
+        try {
+            Directories.delete(home.resolve("standalone/data"));
+            Directories.delete(home.resolve("standalone/tmp"));
+            Directories.delete(home.resolve("standalone/deployments"));
+            Files.createDirectories(home.resolve("standalone/deployments"));
+            installDriver(home);
+            Path configuration = home.resolve("standalone/configuration");
+            Files.copy(configuration.resolve("standalone-full.xml"), configuration.resolve(CONFIG),
+                    StandardCopyOption.REPLACE_EXISTING);
+            Path script = work.resolve("wildfly-setup.cli");
+            Files.writeString(script, script());
+            runCli(home, script, work.resolve("wildfly-setup.log"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not set up WildFly in " + home, e);
+        }
+        LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + dataSourceKind() + ")");
+    }
+
+    private static String dataSourceKind() {
+        return System.getProperty("txinbox.it.datasource", "xa");
+    }
+
+    /** Installs the driver from the deployment's libraries as the module {@code org.postgresql}. */
+    private static void installDriver(Path home) throws IOException {
+        File[] drivers = new File(required("txinbox.it.deploymentLibs"))
+                .listFiles((directory, name) -> name.startsWith("postgresql-") && name.endsWith(".jar"));
+        if (drivers == null || drivers.length != 1) {
+            throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
+        }
+        Path module = home.resolve("modules/org/postgresql/main");
+        Files.createDirectories(module);
+        Files.copy(drivers[0].toPath(), module.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(module.resolve("module.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <module xmlns="urn:jboss:module:1.9" name="org.postgresql">
+                    <resources>
+                        <resource-root path="postgresql.jar"/>
+                    </resources>
+                    <dependencies>
+                        <module name="java.se"/>
+                        <module name="jakarta.transaction.api"/>
+                    </dependencies>
+                </module>
+                """);
+    }
+
+    private static String script() {
+        String url = System.getProperty("inbox.db.url");
+        String user = System.getProperty("inbox.db.user");
+        String password = System.getProperty("inbox.db.password");
+        String datasources = "/subsystem=datasources";
+        StringBuilder cli = new StringBuilder()
+                .append("embed-server --server-config=").append(CONFIG).append(" --std-out=echo\n")
+                .append("batch\n")
+                .append(datasources).append("/jdbc-driver=postgresql:add(driver-name=postgresql, ")
+                .append("driver-module-name=org.postgresql, ")
+                .append("driver-xa-datasource-class-name=org.postgresql.xa.PGXADataSource)\n");
+        String pool = "jndi-name=" + Server.WILDFLY.dataSource() + ", driver-name=postgresql, user-name=" + quote(user)
+                + ", password=" + quote(password) + ", min-pool-size=1, max-pool-size=16";
+        if ("local".equals(dataSourceKind())) {
+            String dataSource = datasources + "/data-source=InboxIT";
+            cli.append(dataSource).append(":add(").append(pool).append(", connection-url=").append(quote(url))
+                    .append(")\n");
+            property(cli, dataSource + "/connection-properties=currentSchema", TestDatabase.SCHEMA);
+            property(cli, dataSource + "/connection-properties=ApplicationName", "txinbox-it-container");
+        } else {
+            String dataSource = datasources + "/xa-data-source=InboxIT";
+            cli.append(dataSource).append(":add(").append(pool).append(")\n");
+            property(cli, dataSource + "/xa-datasource-properties=URL", url);
+            property(cli, dataSource + "/xa-datasource-properties=CurrentSchema", TestDatabase.SCHEMA);
+            property(cli, dataSource + "/xa-datasource-properties=ApplicationName", "txinbox-it-container");
+        }
+        String messaging = "/subsystem=messaging-activemq/server=default";
+        cli.append(messaging).append("/address-setting=#:write-attribute(name=max-delivery-attempts, value=")
+                .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append(")\n")
+                .append(messaging).append("/address-setting=#:write-attribute(name=redelivery-delay, value=")
+                .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n");
+        for (String queue : List.of("orders", "service")) {
+            cli.append(messaging).append("/jms-queue=").append(queue).append(":add(entries=[java:/jms/queue/")
+                    .append(queue).append("])\n");
+        }
+        return cli.append("run-batch\n").append("stop-embedded-server\n").toString();
+    }
+
+    private static void property(StringBuilder cli, String address, String value) {
+        cli.append(address).append(":add(value=").append(quote(value)).append(")\n");
+    }
+
+    private static String quote(String value) {
+        return "\"" + (value == null ? "" : value.replace("\\", "\\\\").replace("\"", "\\\"")) + "\"";
+    }
+
+    private static void runCli(Path home, Path script, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(),
+                "--file=" + script)
+                .directory(home.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JBOSS_HOME", home.toString());
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(3, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("WildFly's CLI did not finish in 3 minutes; see " + log);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while WildFly's CLI ran", e);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("WildFly's CLI failed (exit " + process.exitValue() + ") on " + script
+                    + ":\n" + Files.readString(log));
+        }
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException(property + " is not set: run the WildFly leg through Maven "
+                    + "(mvn verify -Dit.server=wildfly)");
+        }
+        return value;
+    }
+}
