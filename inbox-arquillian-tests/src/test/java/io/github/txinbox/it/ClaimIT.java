@@ -12,11 +12,11 @@ import io.github.txinbox.it.app.Note;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.portable.TestEntityManager;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceUnit;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
@@ -33,6 +33,7 @@ import org.hibernate.SessionFactory;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,7 +45,7 @@ class ClaimIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(ClaimIT.class);
+        return Deployments.war(ClaimIT.class, TestEntityManager.class);
     }
 
     @Inject
@@ -53,11 +54,18 @@ class ClaimIT {
     @Resource(lookup = "java:comp/UserTransaction")
     UserTransaction transaction;
 
-    @PersistenceContext
+    @Inject
+    TestEntityManager testEntityManager;
+
     EntityManager entityManager;
 
     @PersistenceUnit
     EntityManagerFactory entityManagerFactory;
+
+    @BeforeEach
+    void takeTheEntityManager() {
+        entityManager = testEntityManager.get();
+    }
 
     private static String newId() {
         return "ID:" + UUID.randomUUID();

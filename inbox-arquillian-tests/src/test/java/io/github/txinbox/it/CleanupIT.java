@@ -11,10 +11,10 @@ import io.github.txinbox.InboxRepository;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.portable.TestEntityManager;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,7 +45,7 @@ class CleanupIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(CleanupIT.class);
+        return Deployments.war(CleanupIT.class, TestEntityManager.class);
     }
 
     @Inject
@@ -54,11 +54,14 @@ class CleanupIT {
     @Resource(lookup = "java:comp/UserTransaction")
     UserTransaction transaction;
 
-    @PersistenceContext
+    @Inject
+    TestEntityManager testEntityManager;
+
     EntityManager entityManager;
 
     @BeforeEach
     void emptyTheInbox() {
+        entityManager = testEntityManager.get();
         TestDatabase.update("TRUNCATE " + INBOX);
     }
 

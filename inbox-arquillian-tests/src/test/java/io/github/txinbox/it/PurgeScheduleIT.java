@@ -3,15 +3,10 @@ package io.github.txinbox.it;
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.txinbox.ejb.InboxPurger;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
-import jakarta.ejb.EJB;
-import jakarta.ejb.Schedule;
-import jakarta.ejb.Singleton;
-import java.time.Duration;
+import io.github.txinbox.it.schedule.InboxCleanup;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -19,30 +14,17 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The purge driven by a non-persistent EJB timer, as an application schedules it, on Payara Micro with Hazelcast off. */
+/**
+ * The purge driven by a non-persistent EJB timer, as an application schedules it (on Payara Micro with Hazelcast off,
+ * and on the other servers of the portable suite).
+ */
 @Tag("portable")
 @ExtendWith(ArquillianExtension.class)
 class PurgeScheduleIT {
 
-    /** The application's scheduler: every two seconds here; every few minutes in production. */
-    @Singleton
-    public static class InboxCleanup {
-
-        static final AtomicInteger RUNS = new AtomicInteger();
-
-        @EJB
-        InboxPurger purger;
-
-        @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false)
-        void purge() {
-            purger.purgeExpired(Duration.ofDays(365), 1_000);
-            RUNS.incrementAndGet();
-        }
-    }
-
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(PurgeScheduleIT.class);
+        return Deployments.war(PurgeScheduleIT.class, InboxCleanup.class);
     }
 
     @Test

@@ -63,7 +63,8 @@ public final class LibertySession implements LauncherSessionListener {
                     "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
                     "-Dtxinbox.it.jms.connectionFactory=jms/txinbox-cf",
                     "-Dtxinbox.it.jms.queuePrefix=jms/",
-                    "-Dtxinbox.it.jms.deadLetterQueue=jms/DLQ"));
+                    "-Dtxinbox.it.jms.deadLetterQueue=jms/DLQ",
+                    "-Dtxinbox.it.server=liberty"));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not set up Open Liberty in " + server, e);
         }
@@ -103,6 +104,7 @@ public final class LibertySession implements LauncherSessionListener {
                         <feature>mdb-4.0</feature>
                         <feature>messagingClient-3.0</feature>
                         <feature>messagingServer-3.0</feature>
+                        <feature>concurrent-3.0</feature>
                         <feature>localConnector-1.0</feature>
                     </featureManager>
 
