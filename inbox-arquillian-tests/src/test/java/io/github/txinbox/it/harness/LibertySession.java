@@ -25,7 +25,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *       {@value ArtemisSession#DEAD_LETTER_QUEUE};</li>
  *   <li>a connection factory, the queues and the activation specifications that the deployment's
  *       {@code ibm-ejb-jar-bnd.xml} names;</li>
- *   <li>every endpoint on 127.0.0.1, and what Arquillian needs (the local JMX connector, the MBean update trigger).</li>
+ *   <li>every endpoint on 127.0.0.1, and what Arquillian needs (the local JMX connector, the MBean update trigger,
+ *       the adapter's support feature).</li>
  * </ul>
  */
 public final class LibertySession implements LauncherSessionListener {
@@ -106,6 +107,7 @@ public final class LibertySession implements LauncherSessionListener {
                         <feature>messagingServer-3.0</feature>
                         <feature>concurrent-3.0</feature>
                         <feature>localConnector-1.0</feature>
+                        <feature>usr:arquillian-support-jakarta-2.1</feature>
                     </featureManager>
 
                     <httpEndpoint id="defaultHttpEndpoint" host="127.0.0.1" httpPort="%d" httpsPort="-1"/>

@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -74,6 +75,21 @@ public enum Server {
      */
     String descriptors() {
         return "servers/" + name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Returns the log of the server that Arquillian runs, where a failed deployment's cause is written.
+     *
+     * @return the log file
+     * @throws UnsupportedOperationException on Payara Micro, which runs a server per deployment
+     */
+    public Path log() {
+        return switch (this) {
+            case WILDFLY -> Path.of(System.getProperty("txinbox.it.wildfly.home"), "standalone/log/server.log");
+            case LIBERTY -> Path.of(System.getProperty("txinbox.it.liberty.home"), "usr/servers",
+                    LibertySession.SERVER, "logs/messages.log");
+            case PAYARA -> throw new UnsupportedOperationException("Payara Micro runs a server per deployment");
+        };
     }
 
     /**

@@ -1,0 +1,104 @@
+package io.github.txinbox.it;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.Server;
+import io.github.txinbox.it.misuse.BeanManagedListener;
+import io.github.txinbox.it.tables.MissingTable;
+import io.github.txinbox.it.tables.UnfitTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The deployment-time checks on a server that Arquillian keeps running while it deploys several WARs (WildFly, Open
+ * Liberty): misuse of {@code @Inbox}, a missing table and a table without the primary key each fail the deployment,
+ * and the server says why. The cause is looked for in what the adapter reports and in the server's log. On Payara
+ * Micro, whose adapter starts a server per WAR, {@link DeploymentFailureIT} shows the same.
+ */
+@Tag("deployer")
+@RunAsClient
+@ExtendWith(ArquillianExtension.class)
+class DeploymentChecksIT {
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "misuse", managed = false)
+    static WebArchive misuse() {
+        return named("Misuse", Deployments.war(DeploymentChecksIT.class)
+                .addPackage(BeanManagedListener.class.getPackage()));
+    }
+
+    @Deployment(name = "missing-table", managed = false)
+    static WebArchive missingTable() {
+        return named("MissingTable", Deployments.war(DeploymentChecksIT.class, MissingTable.class));
+    }
+
+    @Deployment(name = "unfit-table", managed = false)
+    static WebArchive unfitTable() {
+        return named("UnfitTable", Deployments.war(DeploymentChecksIT.class, UnfitTable.class));
+    }
+
+    private static WebArchive named(String name, WebArchive war) {
+        return ShrinkWrap.create(WebArchive.class, name + ".war").merge(war);
+    }
+
+    /** Deploys, expects the deployment to fail, and returns what the adapter and the server's log said. */
+    private String failedDeployment(String name) throws IOException {
+        Path log = Server.current().log();
+        long logged = Files.exists(log) ? Files.size(log) : 0;
+        Exception failure = assertThrows(Exception.class, () -> deployer.deploy(name), name + " was deployed");
+        try {
+            deployer.undeploy(name);
+        } catch (RuntimeException e) {
+            // Nothing was deployed to take away.
+        }
+        StringWriter trace = new StringWriter();
+        failure.printStackTrace(new PrintWriter(trace));
+        byte[] bytes = Files.readAllBytes(log);
+        return trace + "\n" + new String(Arrays.copyOfRange(bytes, (int) Math.min(logged, bytes.length),
+                bytes.length), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void misuseOfInboxFailsTheDeploymentNamingBeanAndMethod() throws IOException {
+        String said = failedDeployment("misuse");
+        assertTrue(said.contains("@Inbox on " + BeanManagedListener.class.getName()
+                + ".onMessage: the bean uses bean-managed transactions"), said);
+    }
+
+    @Test
+    void aMissingTableFailsTheDeploymentWithTheDdlToRun() throws IOException {
+        String said = failedDeployment("missing-table");
+        assertTrue(said.contains("The inbox table \"txinbox_it\".\"missing_inbox\" will not do: it does not exist. "
+                + "Create it with:"), said);
+    }
+
+    @Test
+    void aTableWithoutThePrimaryKeyFailsTheDeployment() throws IOException {
+        TestDatabase.update("DROP TABLE IF EXISTS " + UnfitTable.NAME);
+        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text NOT NULL, message_id text NOT NULL, "
+                + "processed_at timestamptz NOT NULL DEFAULT now())");
+        String said = failedDeployment("unfit-table");
+        assertTrue(said.contains("The inbox table \"txinbox_it\".\"unfit_inbox\" will not do: it has no primary key "
+                + "(the inbox needs (scope, message_id))"), said);
+    }
+}
