@@ -10,10 +10,7 @@ import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Messages;
-import io.github.txinbox.it.messaging.OrderIdResolver;
-import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
-import io.github.txinbox.it.portable.DecisionLog;
 import io.github.txinbox.it.portable.PortableOrdersListener;
 import io.github.txinbox.it.portable.PortableServiceListener;
 import java.net.URL;
@@ -46,8 +43,7 @@ class PortableMessagingIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.withMessaging(Deployments.war(PortableMessagingIT.class, Orders.class, OrderService.class,
-                OrderIdResolver.class).addPackage(DecisionLog.class.getPackage()));
+        return Deployments.withMessaging(Deployments.war(PortableMessagingIT.class));
     }
 
     @ArquillianResource

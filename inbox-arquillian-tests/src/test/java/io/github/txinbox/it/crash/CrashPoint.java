@@ -25,7 +25,13 @@ public final class CrashPoint implements XAResource {
     private final String orderId;
     private final Phase phase;
 
-    CrashPoint(String orderId, Phase phase) {
+    /**
+     * Creates a crash point for an order.
+     *
+     * @param orderId the order
+     * @param phase   the phase in which it blocks
+     */
+    public CrashPoint(String orderId, Phase phase) {
         this.orderId = orderId;
         this.phase = phase;
     }
@@ -36,7 +42,7 @@ public final class CrashPoint implements XAResource {
      *
      * @param orderId the order
      */
-    static void hangOnce(String orderId) {
+    public static void hangOnce(String orderId) {
         if (TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".handler_stall WHERE order_id = ?", orderId) > 0) {
             return;

@@ -2,6 +2,11 @@ package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDataSourceDefinition;
 import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashPoint;
+import io.github.txinbox.it.messaging.OrderIdResolver;
+import io.github.txinbox.it.messaging.OrderService;
+import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.portable.DecisionLog;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,15 +53,19 @@ public final class Deployments {
     }
 
     /**
-     * Binds a deployment's message-driven beans to their queues on this run's server: adds the server's descriptors
-     * from the test resources under {@code servers/}: {@code ejb-jar.xml} (activation configuration), and Payara's
-     * {@code glassfish-ejb-jar.xml} (the resource adapter) or Open Liberty's {@code ibm-ejb-jar-bnd.xml} (the
+     * Adds the portable suite's application ({@link io.github.txinbox.it.portable}, with the order handling and the
+     * crash point it uses) and binds its message-driven beans to their queues on this run's server, with the server's
+     * descriptors from the test resources under {@code servers/}: {@code ejb-jar.xml} (activation configuration), and
+     * Payara's {@code glassfish-ejb-jar.xml} (the resource adapter) or Open Liberty's {@code ibm-ejb-jar-bnd.xml} (the
      * activation specifications of its server.xml) where the server has one.
      *
      * @param war the deployment
      * @return the same deployment
      */
     public static WebArchive withMessaging(WebArchive war) {
+        war.addPackage(DecisionLog.class.getPackage())
+                .addClasses(Orders.class, OrderService.class, OrderIdResolver.class, CrashPoint.class,
+                        CrashPoint.Phase.class);
         String directory = Server.current().descriptors();
         for (String descriptor : new String[] {"ejb-jar.xml", "glassfish-ejb-jar.xml", "ibm-ejb-jar-bnd.xml"}) {
             if (Deployments.class.getClassLoader().getResource(directory + "/" + descriptor) != null) {

@@ -46,6 +46,17 @@ public final class LibertySession implements LauncherSessionListener {
         }
         Path home = Path.of(required("txinbox.it.liberty.home"));
         Path server = home.resolve("usr/servers/" + SERVER);
+        writeServer(server, HTTP_PORT);
+        LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + dataSourceKind() + ")");
+    }
+
+    /**
+     * Writes a new server directory: its server.xml, jvm.options and the PostgreSQL driver.
+     *
+     * @param server   the server directory, deleted first if it exists
+     * @param httpPort the server's HTTP port on 127.0.0.1
+     */
+    static void writeServer(Path server, int httpPort) {
         try {
             Directories.delete(server);
             Files.createDirectories(server);
@@ -55,7 +66,7 @@ public final class LibertySession implements LauncherSessionListener {
                 throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
             }
             Files.copy(drivers[0].toPath(), server.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
-            Files.writeString(server.resolve("server.xml"), serverXml());
+            Files.writeString(server.resolve("server.xml"), serverXml(httpPort));
             Files.write(server.resolve("jvm.options"), List.of(
                     "-Xmx768m",
                     "-Djava.io.tmpdir=" + required("txinbox.it.workDir") + "/tmp",
@@ -69,18 +80,17 @@ public final class LibertySession implements LauncherSessionListener {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not set up Open Liberty in " + server, e);
         }
-        LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + dataSourceKind() + ")");
     }
 
     private static String dataSourceKind() {
         return System.getProperty("txinbox.it.datasource", "xa");
     }
 
-    private static String serverXml() {
+    private static String serverXml(int httpPort) {
         boolean xa = !"local".equals(dataSourceKind());
         StringBuilder queues = new StringBuilder();
         StringBuilder resources = new StringBuilder();
-        for (String queue : List.of("orders", "service")) {
+        for (String queue : List.of("orders", "service", "crash")) {
             queues.append("        <queue id=\"").append(queue).append("\" maxRedeliveryCount=\"")
                     .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append("\" redeliveryInterval=\"")
                     .append(ArtemisSession.REDELIVERY_DELAY_MS).append("\" exceptionDestination=\"")
@@ -134,7 +144,7 @@ public final class LibertySession implements LauncherSessionListener {
                         <connectionManager minPoolSize="1" maxPoolSize="16"/>
                     </dataSource>
                 </server>
-                """.formatted(HTTP_PORT, queues, ArtemisSession.DEAD_LETTER_QUEUE, resources,
+                """.formatted(httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE, resources,
                 ArtemisSession.DEAD_LETTER_QUEUE, Server.LIBERTY.dataSource(),
                 xa ? "javax.sql.XADataSource" : "javax.sql.ConnectionPoolDataSource",
                 xml(System.getProperty("inbox.db.url")), xml(System.getProperty("inbox.db.user")),
@@ -145,7 +155,7 @@ public final class LibertySession implements LauncherSessionListener {
         return value == null ? "" : value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     }
 
-    private static String required(String property) {
+    static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
             throw new IllegalStateException(property + " is not set: run the Liberty leg through Maven "
