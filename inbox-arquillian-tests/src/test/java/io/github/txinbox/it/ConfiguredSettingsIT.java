@@ -46,8 +46,7 @@ class ConfiguredSettingsIT {
     }
 
     private static long invoices(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".invoice WHERE consumer = ? AND orderid = ?", ConfiguredListener.SCOPE, orderId);
+        return TestDatabase.invoices(ConfiguredListener.SCOPE, orderId);
     }
 
     private static void sendThree(String orderId) {

@@ -1,6 +1,8 @@
 package io.github.txinbox.it;
 
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
+import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,16 +43,6 @@ class InboxMessagingIT {
         return "order-" + UUID.randomUUID();
     }
 
-    private static long invoices(String consumer, String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".invoice WHERE consumer = ? AND orderid = ?", consumer, orderId);
-    }
-
-    private static long calls(String consumer, String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".handler_call WHERE consumer = ? AND order_id = ?", consumer, orderId);
-    }
-
     @Test
     void theSameOrderSentThreeTimesIsInvoicedOnce() {
         String orderId = newOrderId();
@@ -60,7 +52,7 @@ class InboxMessagingIT {
         Broker.awaitDrained("orders", DRAIN);
 
         assertEquals(1, invoices("orders", orderId));
-        assertEquals(1, calls("orders", orderId), "the handler ran once");
+        assertEquals(1, handlerCalls("orders", orderId), "the handler ran once");
         assertEquals(1, markers(INBOX, OrdersListener.class.getName(), orderId));
     }
 
@@ -73,7 +65,7 @@ class InboxMessagingIT {
 
         assertEquals(1, invoices("orders", orderId));
         assertEquals(1, markers(INBOX, OrdersListener.class.getName(), orderId));
-        assertEquals(1, calls("orders", orderId), "the handler ran once: once per successful claim");
+        assertEquals(1, handlerCalls("orders", orderId), "the handler ran once: once per successful claim");
     }
 
     @Test
@@ -82,14 +74,14 @@ class InboxMessagingIT {
         String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "retry-first"));
 
         // Between the two attempts (the broker waits 2 s on this queue): the first one left nothing behind.
-        Await.until(Duration.ofSeconds(20), "the first delivery", () -> calls("redelivery", orderId) == 1);
+        Await.until(Duration.ofSeconds(20), "the first delivery", () -> handlerCalls("redelivery", orderId) == 1);
         Thread.sleep(500);
-        assertEquals(1, calls("redelivery", orderId), "redelivered too early to look in between");
+        assertEquals(1, handlerCalls("redelivery", orderId), "redelivered too early to look in between");
         assertEquals(0, invoices("redelivery", orderId));
         assertEquals(0, markers(INBOX, "redelivery", messageId));
 
         Broker.awaitDrained("redelivery", DRAIN);
-        assertEquals(2, calls("redelivery", orderId), "the redelivery ran the handler again");
+        assertEquals(2, handlerCalls("redelivery", orderId), "the redelivery ran the handler again");
         assertEquals(1, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".handler_call WHERE order_id = ? AND delivery = 2", orderId));
         assertEquals(1, invoices("redelivery", orderId));
@@ -102,7 +94,7 @@ class InboxMessagingIT {
         String messageId = Broker.send("redelivery", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "fail-first"));
         Broker.awaitDrained("redelivery", DRAIN);
 
-        assertEquals(2, calls("redelivery", orderId));
+        assertEquals(2, handlerCalls("redelivery", orderId));
         assertEquals(1, invoices("redelivery", orderId));
         assertEquals(1, markers(INBOX, "redelivery", messageId));
         assertEquals(0, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "orderId = '" + orderId + "'"));
@@ -130,7 +122,7 @@ class InboxMessagingIT {
         release(orderId);
         Broker.awaitDrained("redelivery", DRAIN);
 
-        assertEquals(2, calls("redelivery", orderId));
+        assertEquals(2, handlerCalls("redelivery", orderId));
         assertEquals(1, invoices("redelivery", orderId));
         assertEquals(1, markers(INBOX, "redelivery", messageId));
     }
@@ -142,7 +134,7 @@ class InboxMessagingIT {
                 Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "fail-commit-first"));
         Broker.awaitDrained("redelivery", DRAIN);
 
-        assertEquals(2, calls("redelivery", orderId), "the commit failed, so the message came again");
+        assertEquals(2, handlerCalls("redelivery", orderId), "the commit failed, so the message came again");
         assertEquals(1, invoices("redelivery", orderId));
         assertEquals(1, markers(INBOX, "redelivery", messageId));
         assertEquals(0, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".commit_guard WHERE order_id = ?",
@@ -165,7 +157,7 @@ class InboxMessagingIT {
         Broker.awaitDrained("redelivery", DRAIN);
         assertEquals(0, Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, "orderId = '" + orderId + "'"),
                 "the copy was acknowledged as a duplicate, not dead-lettered");
-        assertEquals(1, calls("redelivery", orderId), "the copy did not reach the handler");
+        assertEquals(1, handlerCalls("redelivery", orderId), "the copy did not reach the handler");
         assertEquals(1, invoices("redelivery", orderId));
         assertEquals(1, markers(INBOX, "redelivery", messageId));
     }
@@ -177,11 +169,11 @@ class InboxMessagingIT {
         Broker.awaitDrained("service", DRAIN);
         assertEquals(1, markers(INBOX, "service", orderId));
         assertEquals(0, invoices("service", orderId));
-        assertEquals(1, calls("service", orderId));
+        assertEquals(1, handlerCalls("service", orderId));
 
         Broker.send("service", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "skip"));
         Broker.awaitDrained("service", DRAIN);
-        assertEquals(1, calls("service", orderId), "the second copy did not reach the handler");
+        assertEquals(1, handlerCalls("service", orderId), "the second copy did not reach the handler");
         assertEquals(0, invoices("service", orderId));
     }
 

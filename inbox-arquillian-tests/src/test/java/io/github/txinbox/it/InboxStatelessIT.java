@@ -46,7 +46,8 @@ class InboxStatelessIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(InboxStatelessIT.class, Orders.class, OrderService.class, OrderIdResolver.class, PlainService.class);
+        return Deployments.war(InboxStatelessIT.class, Orders.class, OrderService.class, OrderIdResolver.class,
+                PlainService.class);
     }
 
     @EJB

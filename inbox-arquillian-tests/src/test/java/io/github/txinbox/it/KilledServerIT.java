@@ -50,13 +50,11 @@ class KilledServerIT {
     }
 
     private static long invoices(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".invoice WHERE consumer = ? AND orderid = ?", PortableCrashHandler.SCOPE, orderId);
+        return TestDatabase.invoices(PortableCrashHandler.SCOPE, orderId);
     }
 
     private static long calls(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".handler_call WHERE consumer = ? AND order_id = ?", PortableCrashHandler.SCOPE, orderId);
+        return TestDatabase.handlerCalls(PortableCrashHandler.SCOPE, orderId);
     }
 
     private static long markers() {

@@ -1,6 +1,8 @@
 package io.github.txinbox.it;
 
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
+import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,16 +67,6 @@ class PortableMessagingIT {
                 + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", scope, messageId, outcome);
     }
 
-    private static long invoices(String consumer, String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".invoice WHERE consumer = ? AND orderid = ?", consumer, orderId);
-    }
-
-    private static long calls(String consumer, String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".handler_call WHERE consumer = ? AND order_id = ?", consumer, orderId);
-    }
-
     private void sendOrders(String orderId, int copies) {
         messages.send(PortableOrdersListener.QUEUE, Map.of(Orders.ORDER_ID, orderId), copies);
         // Every copy is decided once, processed or a duplicate; a conflicting claim would retry and decide again.
@@ -90,7 +82,7 @@ class PortableMessagingIT {
         assertEquals(1, decisions(SCOPE, orderId, "PROCESSED"));
         assertEquals(2, decisions(SCOPE, orderId, "DUPLICATE"));
         assertEquals(1, invoices(PortableOrdersListener.CONSUMER, orderId));
-        assertEquals(1, calls(PortableOrdersListener.CONSUMER, orderId), "the handler ran once");
+        assertEquals(1, handlerCalls(PortableOrdersListener.CONSUMER, orderId), "the handler ran once");
         assertEquals(1, markers(INBOX, SCOPE, orderId));
     }
 
@@ -101,7 +93,7 @@ class PortableMessagingIT {
 
         assertEquals(1, decisions(SCOPE, orderId, "PROCESSED"));
         assertEquals(1, invoices(PortableOrdersListener.CONSUMER, orderId));
-        assertEquals(1, calls(PortableOrdersListener.CONSUMER, orderId), "the handler ran once");
+        assertEquals(1, handlerCalls(PortableOrdersListener.CONSUMER, orderId), "the handler ran once");
         assertEquals(1, markers(INBOX, SCOPE, orderId));
     }
 
@@ -113,7 +105,7 @@ class PortableMessagingIT {
         Await.until(WAIT, "the redelivery of " + orderId, () -> decisions(SCOPE, orderId, "PROCESSED") == 1);
 
         assertEquals(1, decisions(SCOPE, orderId, "RETRY"));
-        assertEquals(2, calls(PortableOrdersListener.CONSUMER, orderId), "the redelivery ran the handler again");
+        assertEquals(2, handlerCalls(PortableOrdersListener.CONSUMER, orderId), "the redelivery ran the handler again");
         assertEquals(1, invoices(PortableOrdersListener.CONSUMER, orderId), "the first attempt's invoice rolled back");
         assertEquals(1, markers(INBOX, SCOPE, orderId));
     }
@@ -126,7 +118,7 @@ class PortableMessagingIT {
         Await.until(WAIT, "the redelivery of " + orderId, () -> decisions(SCOPE, orderId, "PROCESSED") == 1);
 
         assertEquals(1, decisions(SCOPE, orderId, "FAILURE"));
-        assertEquals(2, calls(PortableOrdersListener.CONSUMER, orderId));
+        assertEquals(2, handlerCalls(PortableOrdersListener.CONSUMER, orderId));
         assertEquals(1, invoices(PortableOrdersListener.CONSUMER, orderId));
         assertEquals(1, markers(INBOX, SCOPE, orderId));
         assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId));
@@ -141,7 +133,7 @@ class PortableMessagingIT {
         messages.send(PortableServiceListener.QUEUE, skip, 1);
         Await.until(WAIT, "the copy of " + orderId, () -> decisions("service", orderId, "DUPLICATE") == 1);
 
-        assertEquals(1, calls("service", orderId), "the copy did not reach the method");
+        assertEquals(1, handlerCalls("service", orderId), "the copy did not reach the method");
         assertEquals(0, invoices("service", orderId));
         assertEquals(1, markers(INBOX, "service", orderId));
     }

@@ -102,13 +102,11 @@ class ServerCrashIT {
     }
 
     private static long invoices(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".invoice WHERE consumer = ? AND orderid = ?", CrashHandler.SCOPE, orderId);
+        return TestDatabase.invoices(CrashHandler.SCOPE, orderId);
     }
 
     private static long calls(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".handler_call WHERE consumer = ? AND order_id = ?", CrashHandler.SCOPE, orderId);
+        return TestDatabase.handlerCalls(CrashHandler.SCOPE, orderId);
     }
 
     private static long markers(String messageId) {

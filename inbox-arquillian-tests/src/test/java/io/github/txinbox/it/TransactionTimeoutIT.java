@@ -1,6 +1,7 @@
 package io.github.txinbox.it;
 
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,19 +37,15 @@ class TransactionTimeoutIT {
                 .addAsWebInfResource("timeout-glassfish-ejb-jar.xml", "glassfish-ejb-jar.xml");
     }
 
-    private static long calls(String consumer, String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".handler_call WHERE consumer = ? AND order_id = ?", consumer, orderId);
-    }
-
     @Test
     void aTimedOutTransactionRollsBackAndTheRedeliveryIsProcessedOnce() {
         String orderId = "timeout-" + UUID.randomUUID();
         Broker.send("timeout", Map.of(Orders.ORDER_ID, orderId));
         Broker.awaitDrained("timeout", Duration.ofSeconds(TimeoutListener.MAX_WAIT_SECONDS + 30));
 
-        assertEquals(1, calls(TimeoutListener.EXPIRED, orderId), "the first delivery saw its transaction time out");
-        assertEquals(2, calls(TimeoutListener.SCOPE, orderId), "the timed-out delivery was redelivered");
+        assertEquals(1, handlerCalls(TimeoutListener.EXPIRED, orderId),
+                "the first delivery saw its transaction time out");
+        assertEquals(2, handlerCalls(TimeoutListener.SCOPE, orderId), "the timed-out delivery was redelivered");
         assertEquals(1, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".invoice WHERE consumer = ? AND orderid = ?", TimeoutListener.SCOPE, orderId));
         assertEquals(1, markers(INBOX, TimeoutListener.SCOPE, orderId));

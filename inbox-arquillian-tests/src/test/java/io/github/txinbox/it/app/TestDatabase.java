@@ -83,6 +83,30 @@ public final class TestDatabase {
     }
 
     /**
+     * Counts the committed invoices of an order written by a consumer (the test application's business effect).
+     *
+     * @param consumer the consumer's name
+     * @param orderId  the order
+     * @return how many
+     */
+    public static long invoices(String consumer, String orderId) {
+        return queryLong("SELECT count(*) FROM " + SCHEMA + ".invoice WHERE consumer = ? AND orderid = ?", consumer,
+                orderId);
+    }
+
+    /**
+     * Counts a consumer's handler calls for an order, rolled back or not (they are recorded outside the transaction).
+     *
+     * @param consumer the consumer's name
+     * @param orderId  the order
+     * @return how many
+     */
+    public static long handlerCalls(String consumer, String orderId) {
+        return queryLong("SELECT count(*) FROM " + SCHEMA + ".handler_call WHERE consumer = ? AND order_id = ?",
+                consumer, orderId);
+    }
+
+    /**
      * Prepares a statement on the given connection, binding the parameters in order.
      *
      * @return the statement, to be closed by the caller
