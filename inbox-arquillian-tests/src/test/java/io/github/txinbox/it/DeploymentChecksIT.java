@@ -3,6 +3,7 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.internal.Settings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Server;
@@ -22,6 +23,7 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,8 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The deployment-time checks on a server that Arquillian keeps running while it deploys several WARs (WildFly, Open
- * Liberty): misuse of {@code @Inbox}, a missing table and a table without the primary key each fail the deployment,
- * and the server says why. The cause is looked for in what the adapter reports and in the server's log. On Payara
+ * Liberty): misuse of {@code @Inbox}, a missing table, a table without the primary key and a setting the server
+ * cannot read each fail the deployment, and the server says why. The cause is looked for in what the adapter reports and in the server's log. On Payara
  * Micro, whose adapter starts a server per WAR, {@link DeploymentFailureIT} shows the same.
  */
 @Tag("deployer")
@@ -55,6 +57,13 @@ class DeploymentChecksIT {
     @Deployment(name = "unfit-table", managed = false)
     static WebArchive unfitTable() {
         return named("UnfitTable", Deployments.war(DeploymentChecksIT.class, UnfitTable.class));
+    }
+
+    @Deployment(name = "configured-table", managed = false)
+    static WebArchive configuredTable() {
+        return named("ConfiguredTable", Deployments.war(DeploymentChecksIT.class)
+                .addAsResource(new StringAsset(Settings.TABLE + "=TxInbox_IT.Nowhere\n"),
+                        "META-INF/microprofile-config.properties"));
     }
 
     private static WebArchive named(String name, WebArchive war) {
@@ -100,5 +109,20 @@ class DeploymentChecksIT {
         String said = failedDeployment("unfit-table");
         assertTrue(said.contains("The inbox table \"txinbox_it\".\"unfit_inbox\" will not do: it has no primary key "
                 + "(the inbox needs (scope, message_id))"), said);
+    }
+
+    /**
+     * A table named in the application's MicroProfile Config file is checked where the server has MicroProfile Config
+     * (WildFly), and refused, naming the server's limit, where it has none (the Open Liberty test server, which runs
+     * without the mpConfig feature): never ignored.
+     */
+    @Test
+    void aSettingInTheApplicationsConfigFileIsAppliedOrRefusedButNeverIgnored() throws IOException {
+        String said = failedDeployment("configured-table");
+        String expected = Server.current() == Server.LIBERTY
+                ? "META-INF/microprofile-config.properties sets txinbox.table, but this server gives the application "
+                        + "no MicroProfile Config"
+                : "The inbox table \"txinbox_it\".\"nowhere\" will not do: it does not exist.";
+        assertTrue(said.contains(expected), said);
     }
 }

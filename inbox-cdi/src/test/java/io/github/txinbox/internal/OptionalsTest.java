@@ -5,16 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxConfigurationException;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The library on a server without MicroProfile: its classes loaded by a class loader that hides every
@@ -122,5 +129,37 @@ class OptionalsTest {
         }
         assertTrue(Optionals.present(Optionals.CONFIG_PROVIDER, OptionalsTest.class.getClassLoader()),
                 "MicroProfile Config is on the test class path");
+    }
+
+    /** A class loader that sees only a MicroProfile Config file with the given text. */
+    private static ClassLoader applicationWithConfigFile(Path directory, String text) throws IOException {
+        Path file = directory.resolve(Optionals.CONFIG_FILE);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+        return new URLClassLoader(new URL[] {directory.toUri().toURL()}, null);
+    }
+
+    @Test
+    void theLibrarysSettingsInTheConfigFileAreListedSorted(@TempDir Path directory) throws IOException {
+        ClassLoader application = applicationWithConfigFile(directory,
+                "txinbox.table=app.inbox\nother.setting=1\ntxinbox.key=orderId\n");
+        assertEquals(List.of("txinbox.key", "txinbox.table"), Optionals.settingsInConfigFiles(application));
+        assertEquals(List.of(), Optionals.settingsInConfigFiles(
+                applicationWithConfigFile(directory.resolve("other"), "other.setting=1\n")));
+    }
+
+    @Test
+    void withoutConfigASettingInTheConfigFileFailsTheStartInsteadOfBeingIgnored(@TempDir Path directory)
+            throws Exception {
+        ClassLoader application = applicationWithConfigFile(directory, "txinbox.table=app.inbox\n");
+        Method source = new WithoutMicroProfile().loadClass(Optionals.class.getName())
+                .getDeclaredMethod("settingsSource", ClassLoader.class);
+        source.setAccessible(true);
+        InvocationTargetException thrown = assertThrows(InvocationTargetException.class,
+                () -> source.invoke(null, application));
+        // Loaded by the hiding class loader, so a class of its own: compared by name.
+        assertEquals(InboxConfigurationException.class.getName(), thrown.getCause().getClass().getName());
+        assertTrue(thrown.getCause().getMessage().startsWith(Optionals.CONFIG_FILE + " sets txinbox.table, but this "
+                + "server gives the application no MicroProfile Config"), thrown.getCause().getMessage());
     }
 }
