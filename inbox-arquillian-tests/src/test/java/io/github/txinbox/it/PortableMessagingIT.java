@@ -67,11 +67,20 @@ class PortableMessagingIT {
                 + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", scope, messageId, outcome);
     }
 
+    /**
+     * Waits until a message's marker has committed: the decision is recorded while the transaction still runs, so the
+     * test waits for what only the commit shows.
+     */
+    private static void awaitCommitted(String scope, String messageId) {
+        Await.until(WAIT, "the commit of " + messageId, () -> markers(INBOX, scope, messageId) == 1);
+    }
+
     private void sendOrders(String orderId, int copies) {
         messages.send(PortableOrdersListener.QUEUE, Map.of(Orders.ORDER_ID, orderId), copies);
         // Every copy is decided once, processed or a duplicate; a conflicting claim would retry and decide again.
         Await.until(WAIT, copies + " decisions on " + orderId, () -> decisions(SCOPE, orderId, "PROCESSED")
                 + decisions(SCOPE, orderId, "DUPLICATE") == copies);
+        awaitCommitted(SCOPE, orderId);
     }
 
     @Test
@@ -103,6 +112,7 @@ class PortableMessagingIT {
         messages.send(PortableOrdersListener.QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR,
                 "retry-first"), 1);
         Await.until(WAIT, "the redelivery of " + orderId, () -> decisions(SCOPE, orderId, "PROCESSED") == 1);
+        awaitCommitted(SCOPE, orderId);
 
         assertEquals(1, decisions(SCOPE, orderId, "RETRY"));
         assertEquals(2, handlerCalls(PortableOrdersListener.CONSUMER, orderId), "the redelivery ran the handler again");
@@ -116,6 +126,7 @@ class PortableMessagingIT {
         messages.send(PortableOrdersListener.QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR,
                 "fail-first"), 1);
         Await.until(WAIT, "the redelivery of " + orderId, () -> decisions(SCOPE, orderId, "PROCESSED") == 1);
+        awaitCommitted(SCOPE, orderId);
 
         assertEquals(1, decisions(SCOPE, orderId, "FAILURE"));
         assertEquals(2, handlerCalls(PortableOrdersListener.CONSUMER, orderId));
@@ -130,6 +141,7 @@ class PortableMessagingIT {
         Map<String, String> skip = Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "skip");
         messages.send(PortableServiceListener.QUEUE, skip, 1);
         Await.until(WAIT, "the skip of " + orderId, () -> decisions("service", orderId, "SKIPPED") == 1);
+        awaitCommitted("service", orderId);
         messages.send(PortableServiceListener.QUEUE, skip, 1);
         Await.until(WAIT, "the copy of " + orderId, () -> decisions("service", orderId, "DUPLICATE") == 1);
 

@@ -26,7 +26,13 @@ public enum Server {
      * Open Liberty: a server-level datasource, messaging engine queues and activation specifications in its
      * server.xml, written by {@link LibertySession}; its own EclipseLink.
      */
-    LIBERTY("jdbc/inbox-it");
+    LIBERTY("jdbc/inbox-it"),
+
+    /**
+     * GlassFish (full profile): a server-level datasource and queues, set up by {@link GlassFishSession}; its own
+     * OpenMQ broker and EclipseLink.
+     */
+    GLASSFISH("jdbc/inbox-it");
 
     private final String dataSource;
 
@@ -45,8 +51,8 @@ public enum Server {
         try {
             return valueOf(name.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("txinbox.it.server is '" + name + "'; expected payara, wildfly or liberty",
-                    e);
+            throw new IllegalStateException("txinbox.it.server is '" + name
+                    + "'; expected payara, wildfly, liberty or glassfish", e);
         }
     }
 
@@ -71,7 +77,7 @@ public enum Server {
     /**
      * Returns the directory of this server's descriptors among the test resources.
      *
-     * @return {@code servers/payara}, {@code servers/wildfly} or {@code servers/liberty}
+     * @return {@code servers/payara}, {@code servers/wildfly}, {@code servers/liberty} or {@code servers/glassfish}
      */
     String descriptors() {
         return "servers/" + name().toLowerCase(Locale.ROOT);
@@ -88,6 +94,8 @@ public enum Server {
             case WILDFLY -> Path.of(System.getProperty("txinbox.it.wildfly.home"), "standalone/log/server.log");
             case LIBERTY -> Path.of(System.getProperty("txinbox.it.liberty.home"), "usr/servers",
                     LibertySession.SERVER, "logs/messages.log");
+            case GLASSFISH -> Path.of(System.getProperty("txinbox.it.glassfish.home"), "domains",
+                    GlassFishSession.DOMAIN, "logs/server.log");
             case PAYARA -> throw new UnsupportedOperationException("Payara Micro runs a server per deployment");
         };
     }

@@ -24,12 +24,16 @@ import javax.naming.NamingException;
  * which tells the test client that the deployment is up.
  *
  * <p>The JNDI names come from the server's system properties: {@code txinbox.it.jms.connectionFactory}, the queue's
- * name after {@code txinbox.it.jms.queuePrefix}, and {@code txinbox.it.jms.deadLetterQueue}.
+ * name after {@code txinbox.it.jms.queuePrefix}, and {@code txinbox.it.jms.deadLetterQueue} (a JNDI name, or
+ * {@code queue:} and the broker's own name of the queue).
  */
 @WebServlet("/jms/*")
 public class JmsServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
+
+    /** Marks a dead-letter queue given by its physical name rather than a JNDI name (OpenMQ's mq.sys.dmq). */
+    private static final String PHYSICAL = "queue:";
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -72,9 +76,11 @@ public class JmsServlet extends HttpServlet {
             return;
         }
         String selector = request.getParameter("selector");
+        String deadLetters = setting("txinbox.it.jms.deadLetterQueue");
         try (JMSContext context = connectionFactory().createContext();
-                QueueBrowser browser = context.createBrowser(
-                        lookup(setting("txinbox.it.jms.deadLetterQueue"), Queue.class), selector)) {
+                QueueBrowser browser = context.createBrowser(deadLetters.startsWith(PHYSICAL)
+                        ? context.createQueue(deadLetters.substring(PHYSICAL.length()))
+                        : lookup(deadLetters, Queue.class), selector)) {
             response.setContentType("text/plain");
             response.getWriter().print(Collections.list(browser.getEnumeration()).size());
         } catch (JMSException e) {

@@ -1,0 +1,193 @@
+package io.github.txinbox.it.harness;
+
+import io.github.txinbox.it.app.TestDatabase;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * Sets up the GlassFish of the GlassFish leg once per test run, after {@link PostgresSession} and before Arquillian
+ * connects to it: a new domain {@value #DOMAIN} (ports from {@value #PORT_BASE}, all on 127.0.0.1), configured with
+ * {@code asadmin}, restarted, and kept running until the run ends (Arquillian's adapter for GlassFish 8 connects to a
+ * running server). It holds what an application using txinbox must configure on GlassFish.
+ *
+ * <ul>
+ *   <li>the PostgreSQL driver in the domain's {@code lib}, a JDBC connection pool (XA, or with
+ *       {@code txinbox.it.datasource=local} a non-XA {@code ConnectionPoolDataSource}) and the JDBC resource
+ *       {@code jdbc/inbox-it};</li>
+ *   <li>a connection factory and the portable suite's queues as JMS resources of the embedded OpenMQ broker (the
+ *       redelivery settings are activation properties of each bean, in the deployment's {@code ejb-jar.xml});</li>
+ *   <li>every listener on 127.0.0.1 (written into the new domain's domain.xml and the broker's instance settings),
+ *       the JMX connector off.</li>
+ * </ul>
+ */
+public final class GlassFishSession implements LauncherSessionListener {
+
+    /** The domain the tests run. */
+    public static final String DOMAIN = "txinbox";
+
+    /** The domain's port base: admin 12048, HTTP 12080, OpenMQ 12076. */
+    static final int PORT_BASE = 12000;
+
+    private static final Logger LOG = Logger.getLogger(GlassFishSession.class.getName());
+
+    private static final Pattern NETWORK_LISTENER_WITHOUT_ADDRESS =
+            Pattern.compile("<network-listener (?![^>]*\\baddress=)");
+
+    /** The GlassFish whose domain this run started, to be stopped when the run ends. */
+    private static volatile Path running;
+
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        if (Server.current() != Server.GLASSFISH) {
+            return;
+        }
+        Path home = Path.of(LibertySession.required("txinbox.it.glassfish.home"));
+        Path work = Path.of(LibertySession.required("txinbox.it.workDir"));
+        Path domain = home.resolve("domains/" + DOMAIN);
+        try {
+            Directories.delete(domain);
+            Path log = work.resolve("glassfish-setup.log");
+            Files.deleteIfExists(log);
+            asadmin(home, log, "create-domain", "--portbase", Integer.toString(PORT_BASE), "--nopassword=true",
+                    DOMAIN);
+            File[] drivers = new File(LibertySession.required("txinbox.it.deploymentLibs"))
+                    .listFiles((directory, name) -> name.startsWith("postgresql-") && name.endsWith(".jar"));
+            if (drivers == null || drivers.length != 1) {
+                throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
+            }
+            Files.copy(drivers[0].toPath(), domain.resolve("lib/postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
+            onLoopback(domain.resolve("config/domain.xml"));
+            // The embedded OpenMQ broker reads its instance's settings when it first starts: its services, and its
+            // JMX connector's RMI object, would otherwise listen on every interface.
+            Path broker = domain.resolve("imq/instances/imqbroker/props/config.properties");
+            Files.createDirectories(broker.getParent());
+            Files.write(broker, List.of("imq.hostname=127.0.0.1", "imq.jmx.hostname=127.0.0.1",
+                    "imq.jmx.connector.activelist="));
+            Path commands = Files.write(work.resolve("glassfish-setup.asadmin"), commands());
+            asadmin(home, log, "start-domain", DOMAIN);
+            running = home;
+            asadmin(home, log, "--port", Integer.toString(PORT_BASE + 48), "multimode", "--file",
+                    commands.toString());
+            // The JVM options and the JMX connector's switch apply from the next start.
+            asadmin(home, log, "restart-domain", DOMAIN);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not set up GlassFish in " + home, e);
+        }
+        LOG.info(() -> "GlassFish domain " + domain + " set up and started");
+    }
+
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        Path home = running;
+        running = null;
+        if (home != null) {
+            try {
+                asadmin(home, Path.of(LibertySession.required("txinbox.it.workDir"), "glassfish-setup.log"),
+                        "stop-domain", DOMAIN);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not stop the GlassFish domain " + DOMAIN, e);
+            }
+        }
+    }
+
+    private static List<String> commands() {
+        // The tests need no remote JMX; its RMI objects would listen on every interface.
+        // A new domain's server has no JMS host of its own until its first start; the broker then listens on the
+        // host named here.
+        List<String> commands = new ArrayList<>(List.of(
+                "set configs.config.server-config.admin-service.jmx-connector.system.enabled=false",
+                "set configs.config.server-config.jms-service.jms-host.default_JMS_host.host=127.0.0.1"));
+        commands.add("create-jvm-options " + String.join(":", List.of(
+                "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
+                "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
+                "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
+                "-Dtxinbox.it.jms.connectionFactory=jms/txinbox-cf",
+                "-Dtxinbox.it.jms.queuePrefix=jms/",
+                "-Dtxinbox.it.jms.deadLetterQueue=queue:mq.sys.dmq",
+                "-Dtxinbox.it.server=glassfish").stream().map(GlassFishSession::escape).toList()));
+        URI db = URI.create(System.getProperty("inbox.db.url").substring("jdbc:".length()));
+        boolean xa = !"local".equals(System.getProperty("txinbox.it.datasource", "xa"));
+        commands.add("create-jdbc-connection-pool --datasourceclassname "
+                + (xa ? "org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
+                        : "org.postgresql.ds.PGConnectionPoolDataSource --restype javax.sql.ConnectionPoolDataSource")
+                + " --steadypoolsize 1 --maxpoolsize 16 --property " + String.join(":", List.of(
+                        "serverName=" + db.getHost(), "portNumber=" + db.getPort(),
+                        "databaseName=" + db.getPath().substring(1),
+                        "user=" + escape(System.getProperty("inbox.db.user")),
+                        "password=" + escape(System.getProperty("inbox.db.password")),
+                        "currentSchema=" + TestDatabase.SCHEMA, "ApplicationName=txinbox-it-container"))
+                + " inbox-it-pool");
+        commands.add("create-jdbc-resource --connectionpoolid inbox-it-pool " + Server.GLASSFISH.dataSource());
+        commands.add("create-jms-resource --restype jakarta.jms.ConnectionFactory jms/txinbox-cf");
+        for (String queue : List.of("orders", "service", "crash")) {
+            commands.add("create-jms-resource --restype jakarta.jms.Queue --property Name=" + queue + " jms/" + queue);
+        }
+        return commands;
+    }
+
+    /**
+     * Puts every listener of a new domain on 127.0.0.1 before its first start: the HTTP, admin and IIOP listeners, the
+     * JMX connector and the OpenMQ broker's host (asadmin could set them only on a running domain, which would listen
+     * on every interface until its restart).
+     */
+    private static void onLoopback(Path domainXml) throws IOException {
+        String xml = Files.readString(domainXml)
+                .replace("address=\"0.0.0.0\"", "address=\"127.0.0.1\"")
+                .replace("host=\"localhost\"", "host=\"127.0.0.1\"");
+        xml = NETWORK_LISTENER_WITHOUT_ADDRESS.matcher(xml).replaceAll("<network-listener address=\"127.0.0.1\" ");
+        // The server's own JMS service, which a new domain creates at its first start with the host "localhost" (so
+        // listening on every interface).
+        String serverConfig = "<config name=\"server-config\">";
+        if (xml.contains(serverConfig) && !xml.substring(xml.indexOf(serverConfig)).split("</config>", 2)[0]
+                .contains("<jms-service")) {
+            xml = xml.replace(serverConfig, serverConfig + "<jms-service type=\"EMBEDDED\" "
+                    + "default-jms-host=\"default_JMS_host\" addresslist-behavior=\"priority\"><jms-host "
+                    + "name=\"default_JMS_host\" host=\"127.0.0.1\" port=\"${JMS_PROVIDER_PORT}\" "
+                    + "admin-user-name=\"admin\" admin-password=\"admin\" lazy-init=\"true\"/></jms-service>");
+        }
+        Files.writeString(domainXml, xml);
+    }
+
+    /** Escapes the colons that asadmin reads as separators, as a command file needs them. */
+    private static String escape(String value) {
+        return value == null ? "" : value.replace(":", "\\\\:");
+    }
+
+    private static void asadmin(Path home, Path log, String... arguments) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(home.resolve("bin/asadmin").toString());
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("AS_JAVA", System.getProperty("java.home"));
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(3, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("asadmin " + String.join(" ", arguments) + " did not finish in 3 "
+                        + "minutes; see " + log);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while asadmin ran", e);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("asadmin " + String.join(" ", arguments) + " failed (exit "
+                    + process.exitValue() + "):\n" + Files.readString(log));
+        }
+    }
+}
