@@ -39,6 +39,10 @@ public final class LibertySession implements LauncherSessionListener {
 
     private static final Logger LOG = Logger.getLogger(LibertySession.class.getName());
 
+    /** What Arquillian's adapter needs in the server: the local JMX connector, and its support feature. */
+    private static final String ARQUILLIAN_FEATURES = "        <feature>localConnector-1.0</feature>\n"
+            + "        <feature>usr:arquillian-support-jakarta-2.1</feature>\n";
+
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         if (Server.current() != Server.LIBERTY) {
@@ -46,17 +50,20 @@ public final class LibertySession implements LauncherSessionListener {
         }
         Path home = Path.of(required("txinbox.it.liberty.home"));
         Path server = home.resolve("usr/servers/" + SERVER);
-        writeServer(server, HTTP_PORT);
+        writeServer(server, HTTP_PORT, true);
         LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + dataSourceKind() + ")");
     }
 
     /**
      * Writes a new server directory: its server.xml, jvm.options and the PostgreSQL driver.
      *
-     * @param server   the server directory, deleted first if it exists
-     * @param httpPort the server's HTTP port on 127.0.0.1
+     * @param server     the server directory, deleted first if it exists
+     * @param httpPort   the server's HTTP port on 127.0.0.1
+     * @param arquillian whether Arquillian deploys to it: its adapter needs the local JMX connector (whose RMI
+     *                   object, the JDK's local management agent, listens on a random port of every interface and
+     *                   refuses connections from other hosts) and its support feature
      */
-    static void writeServer(Path server, int httpPort) {
+    static void writeServer(Path server, int httpPort, boolean arquillian) {
         try {
             Directories.delete(server);
             Files.createDirectories(server);
@@ -66,7 +73,7 @@ public final class LibertySession implements LauncherSessionListener {
                 throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
             }
             Files.copy(drivers[0].toPath(), server.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
-            Files.writeString(server.resolve("server.xml"), serverXml(httpPort));
+            Files.writeString(server.resolve("server.xml"), serverXml(httpPort, arquillian));
             Files.write(server.resolve("jvm.options"), List.of(
                     "-Xmx768m",
                     "-Djava.io.tmpdir=" + required("txinbox.it.workDir") + "/tmp",
@@ -86,7 +93,7 @@ public final class LibertySession implements LauncherSessionListener {
         return System.getProperty("txinbox.it.datasource", "xa");
     }
 
-    private static String serverXml(int httpPort) {
+    private static String serverXml(int httpPort, boolean arquillian) {
         boolean xa = !"local".equals(dataSourceKind());
         StringBuilder queues = new StringBuilder();
         StringBuilder resources = new StringBuilder();
@@ -116,9 +123,7 @@ public final class LibertySession implements LauncherSessionListener {
                         <feature>messagingClient-3.0</feature>
                         <feature>messagingServer-3.0</feature>
                         <feature>concurrent-3.0</feature>
-                        <feature>localConnector-1.0</feature>
-                        <feature>usr:arquillian-support-jakarta-2.1</feature>
-                    </featureManager>
+                %s    </featureManager>
 
                     <httpEndpoint id="defaultHttpEndpoint" host="127.0.0.1" httpPort="%d" httpsPort="-1"/>
                     <wasJmsEndpoint host="127.0.0.1" wasJmsPort="-1" wasJmsSSLPort="-1"/>
@@ -144,7 +149,7 @@ public final class LibertySession implements LauncherSessionListener {
                         <connectionManager minPoolSize="1" maxPoolSize="16"/>
                     </dataSource>
                 </server>
-                """.formatted(httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE, resources,
+                """.formatted(arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE, resources,
                 ArtemisSession.DEAD_LETTER_QUEUE, Server.LIBERTY.dataSource(),
                 xa ? "javax.sql.XADataSource" : "javax.sql.ConnectionPoolDataSource",
                 xml(System.getProperty("inbox.db.url")), xml(System.getProperty("inbox.db.user")),

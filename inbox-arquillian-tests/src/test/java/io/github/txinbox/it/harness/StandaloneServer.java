@@ -85,7 +85,7 @@ public final class StandaloneServer implements AutoCloseable {
             String serverName = LibertySession.SERVER + "-" + name;
             Path serverDirectory = home.resolve("usr/servers/" + serverName);
             if (first) {
-                LibertySession.writeServer(serverDirectory, HTTP_PORT);
+                LibertySession.writeServer(serverDirectory, HTTP_PORT, false);
                 Files.createDirectories(serverDirectory.resolve("dropins"));
                 war.as(ZipExporter.class).exportTo(serverDirectory.resolve("dropins/" + war.getName()).toFile());
             }
