@@ -1,16 +1,15 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDatabase;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import org.junit.platform.launcher.LauncherSession;
@@ -53,8 +52,8 @@ public final class GlassFishSession implements LauncherSessionListener {
         if (Server.current() != Server.GLASSFISH) {
             return;
         }
-        Path home = Path.of(LibertySession.required("txinbox.it.glassfish.home"));
-        Path work = Path.of(LibertySession.required("txinbox.it.workDir"));
+        Path home = Path.of(ServerSetup.required("txinbox.it.glassfish.home"));
+        Path work = Path.of(ServerSetup.required("txinbox.it.workDir"));
         Path domain = home.resolve("domains/" + DOMAIN);
         try {
             Directories.delete(domain);
@@ -62,12 +61,8 @@ public final class GlassFishSession implements LauncherSessionListener {
             Files.deleteIfExists(log);
             asadmin(home, log, "create-domain", "--portbase", Integer.toString(PORT_BASE), "--nopassword=true",
                     DOMAIN);
-            File[] drivers = new File(LibertySession.required("txinbox.it.deploymentLibs"))
-                    .listFiles((directory, name) -> name.startsWith("postgresql-") && name.endsWith(".jar"));
-            if (drivers == null || drivers.length != 1) {
-                throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
-            }
-            Files.copy(drivers[0].toPath(), domain.resolve("lib/postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(ServerSetup.postgresqlDriver(), domain.resolve("lib/postgresql.jar"),
+                    StandardCopyOption.REPLACE_EXISTING);
             onLoopback(domain.resolve("config/domain.xml"));
             // The embedded OpenMQ broker reads its instance's settings when it first starts: its services, and its
             // JMX connector's RMI object, would otherwise listen on every interface.
@@ -94,7 +89,7 @@ public final class GlassFishSession implements LauncherSessionListener {
         running = null;
         if (home != null) {
             try {
-                asadmin(home, Path.of(LibertySession.required("txinbox.it.workDir"), "glassfish-setup.log"),
+                asadmin(home, Path.of(ServerSetup.required("txinbox.it.workDir"), "glassfish-setup.log"),
                         "stop-domain", DOMAIN);
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not stop the GlassFish domain " + DOMAIN, e);
@@ -169,25 +164,6 @@ public final class GlassFishSession implements LauncherSessionListener {
         List<String> command = new ArrayList<>();
         command.add(home.resolve("bin/asadmin").toString());
         command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        builder.environment().put("AS_JAVA", System.getProperty("java.home"));
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process process = builder.start();
-        try {
-            if (!process.waitFor(3, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("asadmin " + String.join(" ", arguments) + " did not finish in 3 "
-                        + "minutes; see " + log);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while asadmin ran", e);
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("asadmin " + String.join(" ", arguments) + " failed (exit "
-                    + process.exitValue() + "):\n" + Files.readString(log));
-        }
+        ServerSetup.run(home, log, Duration.ofMinutes(3), command);
     }
 }

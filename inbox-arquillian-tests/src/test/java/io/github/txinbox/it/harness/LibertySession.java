@@ -1,7 +1,6 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDatabase;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,7 +47,7 @@ public final class LibertySession implements LauncherSessionListener {
         if (Server.current() != Server.LIBERTY) {
             return;
         }
-        Path home = Path.of(required("txinbox.it.liberty.home"));
+        Path home = Path.of(ServerSetup.required("txinbox.it.liberty.home"));
         Path server = home.resolve("usr/servers/" + SERVER);
         writeServer(server, HTTP_PORT, true);
         LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + dataSourceKind() + ")");
@@ -67,16 +66,12 @@ public final class LibertySession implements LauncherSessionListener {
         try {
             Directories.delete(server);
             Files.createDirectories(server);
-            File[] drivers = new File(required("txinbox.it.deploymentLibs"))
-                    .listFiles((directory, name) -> name.startsWith("postgresql-") && name.endsWith(".jar"));
-            if (drivers == null || drivers.length != 1) {
-                throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
-            }
-            Files.copy(drivers[0].toPath(), server.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(ServerSetup.postgresqlDriver(), server.resolve("postgresql.jar"),
+                    StandardCopyOption.REPLACE_EXISTING);
             Files.writeString(server.resolve("server.xml"), serverXml(httpPort, arquillian));
             Files.write(server.resolve("jvm.options"), List.of(
                     "-Xmx768m",
-                    "-Djava.io.tmpdir=" + required("txinbox.it.workDir") + "/tmp",
+                    "-Djava.io.tmpdir=" + ServerSetup.required("txinbox.it.workDir") + "/tmp",
                     "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
                     "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
                     "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
@@ -149,8 +144,8 @@ public final class LibertySession implements LauncherSessionListener {
                         <connectionManager minPoolSize="1" maxPoolSize="16"/>
                     </dataSource>
                 </server>
-                """.formatted(arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE, resources,
-                ArtemisSession.DEAD_LETTER_QUEUE, Server.LIBERTY.dataSource(),
+                """.formatted(arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE,
+                resources, ArtemisSession.DEAD_LETTER_QUEUE, Server.LIBERTY.dataSource(),
                 xa ? "javax.sql.XADataSource" : "javax.sql.ConnectionPoolDataSource",
                 xml(System.getProperty("inbox.db.url")), xml(System.getProperty("inbox.db.user")),
                 xml(System.getProperty("inbox.db.password")), TestDatabase.SCHEMA);
@@ -160,12 +155,4 @@ public final class LibertySession implements LauncherSessionListener {
         return value == null ? "" : value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     }
 
-    static String required(String property) {
-        String value = System.getProperty(property);
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException(property + " is not set: run the Liberty leg through Maven "
-                    + "(mvn verify -Dit.server=liberty)");
-        }
-        return value;
-    }
 }

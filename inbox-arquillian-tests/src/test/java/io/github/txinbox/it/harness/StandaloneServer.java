@@ -47,7 +47,7 @@ public final class StandaloneServer implements AutoCloseable {
      * @return the running server
      */
     public static StandaloneServer start(String name, WebArchive war, Duration timeout) throws IOException {
-        Path directory = Path.of(LibertySession.required("txinbox.it.workDir"), "killed", name);
+        Path directory = Path.of(ServerSetup.required("txinbox.it.workDir"), "killed", name);
         Server server = Server.current();
         String context = war.getName().replace(".war", "");
         boolean first = !Files.exists(directory);
@@ -56,7 +56,7 @@ public final class StandaloneServer implements AutoCloseable {
         ProcessBuilder builder;
         Path ready;
         if (server == Server.WILDFLY) {
-            Path home = Path.of(LibertySession.required("txinbox.it.wildfly.home"));
+            Path home = Path.of(ServerSetup.required("txinbox.it.wildfly.home"));
             Path base = directory.resolve("wildfly");
             if (first) {
                 copyDirectory(home.resolve("standalone/configuration"), base.resolve("configuration"));
@@ -81,7 +81,7 @@ public final class StandaloneServer implements AutoCloseable {
                     "-Dtxinbox.it.server=wildfly");
             builder.environment().put("JBOSS_HOME", home.toString());
         } else if (server == Server.LIBERTY) {
-            Path home = Path.of(LibertySession.required("txinbox.it.liberty.home"));
+            Path home = Path.of(ServerSetup.required("txinbox.it.liberty.home"));
             String serverName = LibertySession.SERVER + "-" + name;
             Path serverDirectory = home.resolve("usr/servers/" + serverName);
             if (first) {

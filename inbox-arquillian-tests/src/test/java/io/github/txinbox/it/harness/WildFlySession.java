@@ -1,14 +1,13 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDatabase;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
@@ -41,8 +40,8 @@ public final class WildFlySession implements LauncherSessionListener {
         if (Server.current() != Server.WILDFLY) {
             return;
         }
-        Path home = Path.of(required("txinbox.it.wildfly.home"));
-        Path work = Path.of(required("txinbox.it.workDir"));
+        Path home = Path.of(ServerSetup.required("txinbox.it.wildfly.home"));
+        Path work = Path.of(ServerSetup.required("txinbox.it.workDir"));
         try {
             Directories.delete(home.resolve("standalone/data"));
             Directories.delete(home.resolve("standalone/tmp"));
@@ -54,7 +53,10 @@ public final class WildFlySession implements LauncherSessionListener {
                     StandardCopyOption.REPLACE_EXISTING);
             Path script = work.resolve("wildfly-setup.cli");
             Files.writeString(script, script());
-            runCli(home, script, work.resolve("wildfly-setup.log"));
+            Path log = work.resolve("wildfly-setup.log");
+            Files.deleteIfExists(log);
+            ServerSetup.run(home, log, Duration.ofMinutes(3),
+                    List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not set up WildFly in " + home, e);
         }
@@ -67,14 +69,10 @@ public final class WildFlySession implements LauncherSessionListener {
 
     /** Installs the driver from the deployment's libraries as the module {@code org.postgresql}. */
     private static void installDriver(Path home) throws IOException {
-        File[] drivers = new File(required("txinbox.it.deploymentLibs"))
-                .listFiles((directory, name) -> name.startsWith("postgresql-") && name.endsWith(".jar"));
-        if (drivers == null || drivers.length != 1) {
-            throw new IllegalStateException("Expected one PostgreSQL driver in the deployment libraries");
-        }
         Path module = home.resolve("modules/org/postgresql/main");
         Files.createDirectories(module);
-        Files.copy(drivers[0].toPath(), module.resolve("postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(ServerSetup.postgresqlDriver(), module.resolve("postgresql.jar"),
+                StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(module.resolve("module.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <module xmlns="urn:jboss:module:1.9" name="org.postgresql">
@@ -135,37 +133,4 @@ public final class WildFlySession implements LauncherSessionListener {
         return "\"" + (value == null ? "" : value.replace("\\", "\\\\").replace("\"", "\\\"")) + "\"";
     }
 
-    private static void runCli(Path home, Path script, Path log) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(),
-                "--file=" + script)
-                .directory(home.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().put("JBOSS_HOME", home.toString());
-        Process process = builder.start();
-        try {
-            if (!process.waitFor(3, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("WildFly's CLI did not finish in 3 minutes; see " + log);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while WildFly's CLI ran", e);
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("WildFly's CLI failed (exit " + process.exitValue() + ") on " + script
-                    + ":\n" + Files.readString(log));
-        }
-    }
-
-    private static String required(String property) {
-        String value = System.getProperty(property);
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException(property + " is not set: run the WildFly leg through Maven "
-                    + "(mvn verify -Dit.server=wildfly)");
-        }
-        return value;
-    }
 }
