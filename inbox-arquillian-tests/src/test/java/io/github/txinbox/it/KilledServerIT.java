@@ -62,7 +62,7 @@ class KilledServerIT {
     }
 
     private static long preparedInDatabase() {
-        return queryLong("SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()");
+        return TestDatabase.preparedTransactions();
     }
 
     /** Sends one order that stops the server where its behaviour says, waits until it does, and kills the server. */

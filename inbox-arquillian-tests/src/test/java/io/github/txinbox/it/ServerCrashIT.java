@@ -115,7 +115,7 @@ class ServerCrashIT {
 
     /** Transactions prepared in the test database and neither committed nor rolled back. */
     private static long preparedInDatabase() {
-        return queryLong("SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()");
+        return TestDatabase.preparedTransactions();
     }
 
     /** Transaction branches prepared in the broker and neither committed nor rolled back. */

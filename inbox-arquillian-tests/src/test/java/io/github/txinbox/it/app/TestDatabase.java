@@ -107,6 +107,15 @@ public final class TestDatabase {
     }
 
     /**
+     * Counts the transactions prepared in the test database and neither committed nor rolled back (in doubt).
+     *
+     * @return how many
+     */
+    public static long preparedTransactions() {
+        return queryLong("SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()");
+    }
+
+    /**
      * Prepares a statement on the given connection, binding the parameters in order.
      *
      * @return the statement, to be closed by the caller
