@@ -70,15 +70,7 @@ public final class StandaloneServer implements AutoCloseable {
                     "-Djboss.server.base.dir=" + base,
                     "-Djboss.bind.address=127.0.0.1", "-Djboss.bind.address.management=127.0.0.1",
                     "-Djboss.bind.address.private=127.0.0.1", "-Djboss.bind.address.unsecure=127.0.0.1",
-                    "-Djboss.socket.binding.port-offset=" + (HTTP_PORT - 8080),
-                    "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
-                    "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
-                    "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
-                    "-Dtxinbox.it.jms.connectionFactory=java:/ConnectionFactory",
-                    "-Dtxinbox.it.jms.queuePrefix=java:/jms/queue/",
-                    "-Dtxinbox.it.jms.deadLetterQueue=java:/jms/queue/DLQ",
-                    "-Dtxinbox.it.transactionManager=java:jboss/TransactionManager",
-                    "-Dtxinbox.it.server=wildfly");
+                    "-Djboss.socket.binding.port-offset=" + (HTTP_PORT - 8080));
             builder.environment().put("JBOSS_HOME", home.toString());
         } else if (server == Server.LIBERTY) {
             Path home = Path.of(ServerSetup.required("txinbox.it.liberty.home"));

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
@@ -25,7 +27,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *       apart, then the queue {@code DLQ}.</li>
  * </ul>
  *
- * <p>It also clears what the last run left in the server's data directory (the broker's journal, the transaction
+ * <p>The configuration also holds, as system properties, the test database's connection and the JNDI names the
+ * deployments look up. It also clears what the last run left in the server's data directory (the broker's journal, the transaction
  * log) and its deployments.
  */
 public final class WildFlySession implements LauncherSessionListener {
@@ -122,6 +125,19 @@ public final class WildFlySession implements LauncherSessionListener {
             cli.append(messaging).append("/jms-queue=").append(queue).append(":add(entries=[java:/jms/queue/")
                     .append(queue).append("])\n");
         }
+        // What the deployments read from the server's system properties: the test database, where the server's JMS
+        // objects are (JmsServlet), and its transaction manager (PortableCrashListener). In the configuration, so that
+        // Arquillian's server and the ones KilledServerIT starts from a copy of it read the same.
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("inbox.db.url", url);
+        properties.put("inbox.db.user", user);
+        properties.put("inbox.db.password", password);
+        properties.put("txinbox.it.jms.connectionFactory", "java:/ConnectionFactory");
+        properties.put("txinbox.it.jms.queuePrefix", "java:/jms/queue/");
+        properties.put("txinbox.it.jms.deadLetterQueue", "java:/jms/queue/DLQ");
+        properties.put("txinbox.it.transactionManager", "java:jboss/TransactionManager");
+        properties.put("txinbox.it.server", "wildfly");
+        properties.forEach((name, value) -> property(cli, "/system-property=" + name, value));
         return cli.append("run-batch\n").append("stop-embedded-server\n").toString();
     }
 
