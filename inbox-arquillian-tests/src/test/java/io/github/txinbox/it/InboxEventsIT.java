@@ -224,7 +224,12 @@ class InboxEventsIT {
     void transactionPhaseObserversOfARetryRunAtOnceWhileTheTransactionIsMarkedForRollback() {
         String retried = newOrderId();
         service.place(retried, "retry");
-        List<String> atOnce = List.of(InboxEvent.Outcome.RETRY + "@" + Status.STATUS_MARKED_ROLLBACK);
+        // Payara with a non-XA datasource reports no transaction to these observers; otherwise it is marked for rollback.
+        // (In the container: the server's system properties, which each leg sets.)
+        boolean payaraWithoutXa = "payara".equals(System.getProperty("txinbox.it.server"))
+                && "local".equals(System.getProperty("txinbox.it.datasource"));
+        int status = payaraWithoutXa ? Status.STATUS_NO_TRANSACTION : Status.STATUS_MARKED_ROLLBACK;
+        List<String> atOnce = List.of(InboxEvent.Outcome.RETRY + "@" + status);
         assertEquals(atOnce, outcomes(afterCompletion.rolledBack(retried)));
         assertEquals("liberty".equals(System.getProperty("txinbox.it.server")) ? atOnce : List.of(),
                 outcomes(afterCompletion.committed(retried)));

@@ -96,7 +96,7 @@ class KilledServerIT {
 
     @Test
     void killedAfterTheDecisionToCommitRecoveryCommitsTheDatabaseAndNothingRunsTwice() throws Exception {
-        assumeTrue(Server.current() == Server.WILDFLY && !"local".equals(System.getProperty("txinbox.it.datasource")),
+        assumeTrue(Server.current() == Server.WILDFLY && !Server.nonXa(),
                 "needs an XA datasource and the transaction manager in JNDI (WildFly's java:jboss/TransactionManager)");
         TestDatabase.update("DELETE FROM " + INBOX + " WHERE scope = ?", PortableCrashHandler.SCOPE);
         String orderId = "killed-" + UUID.randomUUID();

@@ -19,6 +19,7 @@ import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@value InboxRepository#PERSISTENCE_CONTEXT_NAME}); the markers then go through that unit's datasource, while the
  * application's own writes go through the other, in one JTA transaction.
  */
+@Tag("xa") // two datasources in one transaction: both take part in two-phase commit
 @ExtendWith(ArquillianExtension.class)
 class PersistenceUnitSelectionIT {
 

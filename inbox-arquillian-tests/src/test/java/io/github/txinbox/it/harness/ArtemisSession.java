@@ -36,7 +36,8 @@ public final class ArtemisSession implements LauncherSessionListener {
 
     /** The queues of the test application. */
     public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "timeout",
-            "configured", "bench-inbox", "bench-plain");
+            "configured", "two-resources", "bench-inbox", "bench-plain", "price-inbox-local", "price-inbox-xa",
+            "price-plain-xa");
 
     /** Where messages go after their last failed attempt. */
     public static final String DEAD_LETTER_QUEUE = "DLQ";

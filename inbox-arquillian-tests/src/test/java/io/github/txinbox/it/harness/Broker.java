@@ -171,6 +171,32 @@ public final class Broker {
     private static final Pattern BASE64_XID = Pattern.compile("base64: (\\S+)");
 
     /**
+     * Counts the transaction branches prepared in the test broker and neither committed nor rolled back.
+     *
+     * @return the count
+     */
+    public static int preparedBranches() {
+        return ArtemisSession.server().getResourceManager().getPreparedTransactions().size();
+    }
+
+    /**
+     * Rolls back the one transaction branch left prepared in the test broker, as its administrator would.
+     *
+     * @throws AssertionError when the broker holds no prepared branch, or several
+     */
+    public static void rollBackThePreparedBranch() throws Exception {
+        ActiveMQServerControl control = ArtemisSession.server().getActiveMQServerControl();
+        String[] prepared = control.listPreparedTransactions();
+        if (prepared.length != 1) {
+            throw new AssertionError("Expected one prepared branch in the broker, found " + prepared.length + ": "
+                    + String.join("\n", prepared));
+        }
+        if (!rollBackPrepared(control, prepared[0])) {
+            throw new AssertionError("The broker did not roll back " + prepared[0]);
+        }
+    }
+
+    /**
      * Rolls back a transaction branch left prepared in a broker, as an operator would after a crash.
      *
      * @param control the broker's management

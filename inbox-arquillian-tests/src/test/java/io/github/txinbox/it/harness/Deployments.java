@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.it.app.NonXaDataSourceDefinition;
 import io.github.txinbox.it.app.TestDataSourceDefinition;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
@@ -24,7 +25,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * scope (inbox-cdi as built by this reactor, Hibernate, the PostgreSQL driver; no Hibernate where the server's default
  * provider serves the tests), copied there by the build. On a server that provides the datasource itself
  * ({@link Server#deploymentDefinesDataSource()}), the deployment leaves out {@link TestDataSourceDefinition} and its
- * persistence units name the server's datasource.
+ * persistence units name the server's datasource. On Payara the deployment carries {@link TestDataSourceDefinition}
+ * (XA) or, on a non-XA run ({@link Server#nonXa()}), {@link NonXaDataSourceDefinition}.
  */
 public final class Deployments {
 
@@ -48,6 +50,9 @@ public final class Deployments {
                 .addAsLibraries(libraries("txinbox.it.deploymentLibs"));
         if (!Server.current().deploymentDefinesDataSource()) {
             war.deleteClass(TestDataSourceDefinition.class);
+            war.deleteClass(NonXaDataSourceDefinition.class);
+        } else {
+            war.deleteClass(Server.nonXa() ? TestDataSourceDefinition.class : NonXaDataSourceDefinition.class);
         }
         return war;
     }

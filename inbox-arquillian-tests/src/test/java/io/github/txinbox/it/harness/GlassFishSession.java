@@ -113,7 +113,7 @@ public final class GlassFishSession implements LauncherSessionListener {
                 "-Dtxinbox.it.jms.deadLetterQueue=queue:mq.sys.dmq",
                 "-Dtxinbox.it.server=glassfish").stream().map(GlassFishSession::escape).toList()));
         URI db = URI.create(System.getProperty("inbox.db.url").substring("jdbc:".length()));
-        boolean xa = !"local".equals(System.getProperty("txinbox.it.datasource", "xa"));
+        boolean xa = !Server.nonXa();
         commands.add("create-jdbc-connection-pool --datasourceclassname "
                 + (xa ? "org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
                         : "org.postgresql.ds.PGConnectionPoolDataSource --restype javax.sql.ConnectionPoolDataSource")

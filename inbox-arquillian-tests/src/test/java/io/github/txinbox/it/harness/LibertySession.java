@@ -85,11 +85,11 @@ public final class LibertySession implements LauncherSessionListener {
     }
 
     private static String dataSourceKind() {
-        return System.getProperty("txinbox.it.datasource", "xa");
+        return Server.nonXa() ? "local" : "xa";
     }
 
     private static String serverXml(int httpPort, boolean arquillian) {
-        boolean xa = !"local".equals(dataSourceKind());
+        boolean xa = !Server.nonXa();
         StringBuilder queues = new StringBuilder();
         StringBuilder resources = new StringBuilder();
         for (String queue : List.of("orders", "service", "crash")) {

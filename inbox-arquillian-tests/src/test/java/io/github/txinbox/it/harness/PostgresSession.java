@@ -98,16 +98,12 @@ public final class PostgresSession implements LauncherSessionListener {
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     // XA datasources prepare transactions when a second resource (a broker) joins; a leg with a non-XA
                     // datasource (txinbox.it.datasource=local) runs on PostgreSQL's default, 0, as most servers do.
-                    .setServerConfig("max_prepared_transactions", nonXa() ? "0" : "32")
+                    .setServerConfig("max_prepared_transactions", Server.nonXa() ? "0" : "32")
                     .setServerConfig("max_connections", "100")
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the embedded PostgreSQL", e);
         }
-    }
-
-    private static boolean nonXa() {
-        return "local".equals(System.getProperty("txinbox.it.datasource"));
     }
 
     private static void createSchema() {

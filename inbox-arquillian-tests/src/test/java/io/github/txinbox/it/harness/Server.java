@@ -57,6 +57,21 @@ public enum Server {
     }
 
     /**
+     * Tells whether this run's datasource is non-XA: the system property {@code txinbox.it.datasource} (the build's
+     * {@code -Dit.datasource=...}) is {@code local}. The database then runs with PostgreSQL's default
+     * {@code max_prepared_transactions = 0}, and the datasource is the one one-phase resource of each transaction.
+     *
+     * @return true on a non-XA run, false on an XA one (the default)
+     */
+    public static boolean nonXa() {
+        String kind = System.getProperty("txinbox.it.datasource", "xa").trim();
+        if (!kind.equals("xa") && !kind.equals("local")) {
+            throw new IllegalStateException("txinbox.it.datasource is '" + kind + "'; expected xa or local");
+        }
+        return kind.equals("local");
+    }
+
+    /**
      * Returns the JNDI name of the datasource the test persistence unit uses on this server.
      *
      * @return the name

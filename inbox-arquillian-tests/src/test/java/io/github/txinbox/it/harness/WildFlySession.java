@@ -67,7 +67,7 @@ public final class WildFlySession implements LauncherSessionListener {
     }
 
     private static String dataSourceKind() {
-        return System.getProperty("txinbox.it.datasource", "xa");
+        return Server.nonXa() ? "local" : "xa";
     }
 
     /** Installs the driver from the deployment's libraries as the module {@code org.postgresql}. */
@@ -103,7 +103,7 @@ public final class WildFlySession implements LauncherSessionListener {
                 .append("driver-xa-datasource-class-name=org.postgresql.xa.PGXADataSource)\n");
         String pool = "jndi-name=" + Server.WILDFLY.dataSource() + ", driver-name=postgresql, user-name=" + quote(user)
                 + ", password=" + quote(password) + ", min-pool-size=1, max-pool-size=16";
-        if ("local".equals(dataSourceKind())) {
+        if (Server.nonXa()) {
             String dataSource = datasources + "/data-source=InboxIT";
             cli.append(dataSource).append(":add(").append(pool).append(", connection-url=").append(quote(url))
                     .append(")\n");

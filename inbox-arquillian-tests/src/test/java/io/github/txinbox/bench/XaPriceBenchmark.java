@@ -1,0 +1,145 @@
+package io.github.txinbox.bench;
+
+import io.github.txinbox.bench.throughput.Invoicing;
+import io.github.txinbox.bench.xaprice.InboxLocalListener;
+import io.github.txinbox.bench.xaprice.InboxXaListener;
+import io.github.txinbox.bench.xaprice.PlainXaListener;
+import io.github.txinbox.it.app.NonXaDataSourceDefinition;
+import io.github.txinbox.it.app.TestDataSourceDefinition;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.PayaraMicroProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Item 6: the price of XA. The same message-driven bean (four sessions, one invoice row per message) in three
+ * set-ups, on one Payara Micro running two applications: {@code @Inbox} with a non-XA datasource (the database the one
+ * one-phase resource beside the broker's XA branch), {@code @Inbox} with an XA datasource, and no inbox with the XA
+ * datasource. PostgreSQL flushes every commit to disk, as in production: {@code fsync} is on, and the benchmark turns
+ * {@code synchronous_commit} on for the role the server connects as (the embedded server runs with it off). Rounds
+ * of {@value #MESSAGES} messages rotate through the three set-ups, each timed from the first send until its queue is
+ * drained.
+ */
+@Order(6)
+class XaPriceBenchmark {
+
+    private static final int MESSAGES = 2_000;
+    private static final int ROUNDS = 5;
+    private static final Duration BOOT = Duration.ofMinutes(3);
+
+    /** One set-up: its queue, its rounds, and the WAL flushes its rounds caused. */
+    private static final class SetUp {
+        final String queue;
+        final Results.Rounds rounds = new Results.Rounds();
+        long walSyncs;
+
+        SetUp(String queue) {
+            this.queue = queue;
+        }
+    }
+
+    private static Path export(WebArchive war) throws Exception {
+        Path file = Path.of(System.getProperty("txinbox.it.workDir"), war.getName());
+        Files.deleteIfExists(file);
+        war.as(ZipExporter.class).exportTo(file.toFile());
+        return file;
+    }
+
+    private static long walSyncs() {
+        return TestDatabase.queryLong("SELECT wal_sync FROM pg_stat_wal");
+    }
+
+    private static long invoices(String consumer) {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ?",
+                consumer);
+    }
+
+    /** Sends a round to the set-up's queue and times it; counts the WAL flushes it caused. */
+    private static double messagesPerSecond(SetUp setUp) {
+        List<Map<String, String>> messages = new ArrayList<>(MESSAGES);
+        for (int i = 0; i < MESSAGES; i++) {
+            messages.add(Map.of(Invoicing.ORDER_ID, "order-" + UUID.randomUUID()));
+        }
+        long before = invoices(setUp.queue);
+        long syncs = walSyncs();
+        long start = System.nanoTime();
+        Broker.sendEach(setUp.queue, messages);
+        Broker.awaitDrained(setUp.queue, Duration.ofMinutes(10));
+        long nanos = System.nanoTime() - start;
+        setUp.walSyncs += walSyncs() - syncs;
+        long invoiced = invoices(setUp.queue) - before;
+        if (invoiced != MESSAGES) {
+            throw new IllegalStateException(setUp.queue + ": " + invoiced + " invoices for " + MESSAGES + " messages");
+        }
+        return MESSAGES / (nanos / 1e9);
+    }
+
+    @Test
+    void theInboxWithoutXaAgainstXa() throws Exception {
+        String fsync = TestDatabase.queryLong("SELECT CASE WHEN current_setting('fsync') = 'on' THEN 1 ELSE 0 END") == 1
+                ? "on" : "off";
+        if (!fsync.equals("on")) {
+            throw new IllegalStateException("The embedded PostgreSQL runs with fsync off: the price of XA needs it on");
+        }
+        Path xa = export(Bench.war(InboxXaListener.class, PlainXaListener.class, Invoicing.class));
+        WebArchive local = Bench.war(InboxLocalListener.class, Invoicing.class);
+        local.deleteClass(TestDataSourceDefinition.class);
+        local.addClass(NonXaDataSourceDefinition.class);
+        Path nonXa = export(local);
+
+        String role = System.getProperty("inbox.db.user");
+        TestDatabase.update("ALTER ROLE \"" + role + "\" SET synchronous_commit = on");
+        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(xa, BOOT, List.of("--deploy", nonXa.toString()))) {
+            Map<String, SetUp> setUps = new LinkedHashMap<>();
+            for (String queue : List.of(InboxLocalListener.QUEUE, InboxXaListener.QUEUE, PlainXaListener.QUEUE)) {
+                setUps.put(queue, new SetUp(queue));
+            }
+            // A warm-up round each: the first deliveries also create the sessions and load the classes.
+            for (SetUp setUp : setUps.values()) {
+                messagesPerSecond(setUp);
+                setUp.walSyncs = 0;
+            }
+            List<SetUp> order = new ArrayList<>(setUps.values());
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int i = 0; i < order.size(); i++) {
+                    SetUp setUp = order.get((round + i) % order.size());
+                    setUp.rounds.add(messagesPerSecond(setUp));
+                }
+            }
+            SetUp withoutXa = setUps.get(InboxLocalListener.QUEUE);
+            SetUp inboxXa = setUps.get(InboxXaListener.QUEUE);
+            SetUp plainXa = setUps.get(PlainXaListener.QUEUE);
+            long messages = (long) ROUNDS * MESSAGES;
+            String runs = ROUNDS + " rounds of " + MESSAGES + " messages each, rotating; fsync on, synchronous_commit "
+                    + "on; WAL flushes per message: @Inbox without XA " + perMessage(withoutXa, messages)
+                    + ", @Inbox with XA " + perMessage(inboxXa, messages) + ", XA without the inbox "
+                    + perMessage(plainXa, messages);
+            Results.record("6", "MDB throughput, @Inbox without XA vs @Inbox with XA, messages/s",
+                    Results.format(inboxXa.rounds.median(), "msg/s"),
+                    Results.format(withoutXa.rounds.median(), "msg/s"),
+                    withoutXa.rounds.median() / inboxXa.rounds.median(), ">= 1.30", runs);
+            Results.record("6", "MDB throughput, @Inbox without XA vs XA without the inbox, messages/s",
+                    Results.format(plainXa.rounds.median(), "msg/s"),
+                    Results.format(withoutXa.rounds.median(), "msg/s"),
+                    withoutXa.rounds.median() / plainXa.rounds.median(), "-", runs);
+        } finally {
+            TestDatabase.update("ALTER ROLE \"" + role + "\" RESET synchronous_commit");
+        }
+    }
+
+    private static String perMessage(SetUp setUp, long messages) {
+        return String.format(Locale.ROOT, "%.2f", (double) setUp.walSyncs / messages);
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.txinbox.bench.xaprice;
+
+import io.github.txinbox.Inbox;
+import io.github.txinbox.bench.throughput.Invoicing;
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+import jakarta.inject.Inject;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+
+/** With {@code @Inbox}, deployed with the XA datasource: the broker's branch and the database's both prepare. */
+@Inbox
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = "test-artemis-rar"),
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = InboxXaListener.QUEUE),
+        @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
+        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "4")})
+public class InboxXaListener implements MessageListener {
+
+    /** The queue it consumes. */
+    public static final String QUEUE = "price-inbox-xa";
+
+    @Inject
+    Invoicing invoicing;
+
+    @Override
+    public void onMessage(Message message) {
+        invoicing.invoice(QUEUE, message);
+    }
+}

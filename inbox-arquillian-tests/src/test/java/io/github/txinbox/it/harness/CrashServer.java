@@ -1,0 +1,121 @@
+package io.github.txinbox.it.harness;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashListener;
+import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.portable.DecisionLog;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.core.server.Queue;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * Payara Micro run by hand for the server-crash tests (Arquillian cannot kill its server): the crash application
+ * ({@link io.github.txinbox.it.crash}) on a server whose transaction log lives in a directory of the test's, kept
+ * across restarts while the rest of the server's directory is new on each start, as in a container whose only volume
+ * is the transaction log. Automatic recovery is on. The deployment's datasource is a JDBC resource of the server,
+ * created by pre-boot commands so that it exists when recovery runs (Payara does not recover the datasource of a
+ * {@code @DataSourceDefinition}), with the driver on the server's class path: an XA one
+ * ({@code PGXADataSource}) or a plain one ({@code PGSimpleDataSource}), the one one-phase resource of each
+ * transaction.
+ */
+public final class CrashServer {
+
+    /** How long a start may take. */
+    public static final Duration BOOT = Duration.ofMinutes(3);
+
+    private CrashServer() {
+    }
+
+    private static Path work(String name) {
+        return Path.of(System.getProperty("txinbox.it.workDir"), "crash", name);
+    }
+
+    /**
+     * Exports the crash application: the test class, the crash package, the order handling and the decision log.
+     *
+     * @param testClass the test class
+     * @return the exported WAR
+     */
+    public static Path exportWar(Class<?> testClass) throws IOException {
+        WebArchive archive = Deployments.withPersistenceXml(Deployments.war(testClass, Orders.class, DecisionLog.class)
+                .addPackage(CrashListener.class.getPackage()), "crash-persistence.xml");
+        Path war = Path.of(System.getProperty("txinbox.it.workDir"), archive.getName());
+        Files.deleteIfExists(war);
+        archive.as(ZipExporter.class).exportTo(war.toFile());
+        return war;
+    }
+
+    /**
+     * Empties a test's server directory and creates its transaction log directory.
+     *
+     * @param name the test's directory name
+     */
+    public static void freshDirectory(String name) throws IOException {
+        Directories.delete(work(name));
+        Files.createDirectories(work(name).resolve("tx-log"));
+    }
+
+    /**
+     * Starts Payara Micro with the crash application and waits until it has deployed it.
+     *
+     * @param war  the exported WAR
+     * @param name the test's directory name (see {@link #freshDirectory})
+     * @param xa   an XA datasource, or a plain one
+     * @return the running server
+     */
+    public static PayaraMicroProcess start(Path war, String name, boolean xa) throws Exception {
+        Path txLog = work(name).resolve("tx-log");
+        if (!Files.isDirectory(txLog)) {
+            throw new IllegalStateException("No directory " + txLog + ": call freshDirectory first");
+        }
+        List<String> preboot = new ArrayList<>(
+                Files.readAllLines(Path.of(System.getProperty("txinbox.it.prebootCommands"))));
+        preboot.add("set configs.config.server-config.transaction-service.tx-log-dir=" + txLog.toAbsolutePath());
+        preboot.add("set configs.config.server-config.transaction-service.automatic-recovery=true");
+        URI db = URI.create(System.getProperty("inbox.db.url").substring("jdbc:".length()));
+        preboot.add("create-jdbc-connection-pool --datasourceclassname "
+                + (xa ? "org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
+                        : "org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource")
+                + " --property serverName=" + db.getHost() + ":portNumber=" + db.getPort() + ":databaseName="
+                + db.getPath().substring(1) + ":user=" + System.getProperty("inbox.db.user") + ":password="
+                + System.getProperty("inbox.db.password") + ":currentSchema=" + TestDatabase.SCHEMA
+                + " txinbox-crash-pool");
+        preboot.add("create-jdbc-resource --connectionpoolid txinbox-crash-pool jdbc/txinbox-crash");
+        Path prebootFile = Files.write(work(name).resolve("preboot-commands.txt"), preboot);
+
+        Path driver;
+        try (var jars = Files.list(Path.of(System.getProperty("txinbox.it.deploymentLibs")))) {
+            driver = jars.filter(jar -> jar.getFileName().toString().startsWith("postgresql-")).findFirst()
+                    .orElseThrow();
+        }
+        return PayaraMicroProcess.deploy(war, BOOT,
+                List.of("--prebootcommandfile", prebootFile.toString(), "--addLibs", driver.toString()));
+    }
+
+    /**
+     * Waits until the server has reached the crash point of an order ({@code CrashPoint.hangOnce}).
+     *
+     * @param orderId the order
+     */
+    public static void awaitCrashPoint(String orderId) {
+        Await.until(Duration.ofSeconds(60), "the server to reach the crash point", () -> TestDatabase.queryLong(
+                "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
+    }
+
+    /**
+     * Returns the queue the crash application consumes.
+     *
+     * @return the queue {@code crash} of the test broker
+     */
+    public static Queue crashQueue() {
+        return ArtemisSession.server().locateQueue(SimpleString.of("crash"));
+    }
+}
