@@ -24,10 +24,21 @@ import java.util.stream.Stream;
  */
 record CpuTime(long server, long database, long client) {
 
+    /** A database connection to open, to find PostgreSQL's postmaster. */
+    @FunctionalInterface
+    interface Database {
+        Connection connect() throws SQLException;
+    }
+
     static CpuTime now() {
+        return now(TestDatabase::connect);
+    }
+
+    /** As {@link #now()}, with the PostgreSQL server the given connections reach. */
+    static CpuTime now(Database database) {
         return new CpuTime(
                 sum(ProcessHandle.current().descendants().filter(CpuTime::isPayaraMicro)),
-                postmaster().map(p -> sum(Stream.concat(Stream.of(p), p.descendants()))).orElse(-1L),
+                postmaster(database).map(p -> sum(Stream.concat(Stream.of(p), p.descendants()))).orElse(-1L),
                 sum(Stream.of(ProcessHandle.current())));
     }
 
@@ -74,8 +85,8 @@ record CpuTime(long server, long database, long client) {
     }
 
     /** PostgreSQL's postmaster, from the first line of {@code postmaster.pid} in its data directory, if local. */
-    private static Optional<ProcessHandle> postmaster() {
-        try (Connection connection = TestDatabase.connect();
+    private static Optional<ProcessHandle> postmaster(Database database) {
+        try (Connection connection = database.connect();
                 Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT current_setting('data_directory')")) {
             row.next();

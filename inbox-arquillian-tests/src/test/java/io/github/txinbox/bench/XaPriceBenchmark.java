@@ -8,6 +8,7 @@ import io.github.txinbox.it.app.NonXaDataSourceDefinition;
 import io.github.txinbox.it.app.TestDataSourceDefinition;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +28,9 @@ import org.junit.jupiter.api.Test;
  * Item 6: the price of XA. The same message-driven bean (four sessions, one invoice row per message) in three
  * set-ups, on one Payara Micro running two applications: {@code @Inbox} with a non-XA datasource (the database the one
  * one-phase resource beside the broker's XA branch), {@code @Inbox} with an XA datasource, and no inbox with the XA
- * datasource. PostgreSQL flushes every commit to disk, as in production: {@code fsync} is on, and the benchmark turns
- * {@code synchronous_commit} on for the role the server connects as (the embedded server runs with it off). Rounds
+ * datasource. The deployments' PostgreSQL flushes every commit to disk, as in production: a server of this benchmark's
+ * own ({@link DurablePostgres}) with {@code fsync} and {@code synchronous_commit} on, where the other benchmarks' runs
+ * with both off. Rounds
  * of {@value #MESSAGES} messages rotate through the three set-ups, each timed from the first send until its queue is
  * drained.
  */
@@ -44,6 +46,7 @@ class XaPriceBenchmark {
         final String queue;
         final Results.Rounds rounds = new Results.Rounds();
         long walSyncs;
+        CpuTime cpu;
 
         SetUp(String queue) {
             this.queue = queue;
@@ -57,29 +60,32 @@ class XaPriceBenchmark {
         return file;
     }
 
-    private static long walSyncs() {
-        return TestDatabase.queryLong("SELECT wal_sync FROM pg_stat_wal");
+    private static long walSyncs(DurablePostgres database) {
+        return database.queryLong("SELECT wal_sync FROM pg_stat_wal");
     }
 
-    private static long invoices(String consumer) {
-        return TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ?",
-                consumer);
+    private static long invoices(DurablePostgres database, String consumer) {
+        return database.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = '"
+                + consumer + "'");
     }
 
     /** Sends a round to the set-up's queue and times it; counts the WAL flushes it caused. */
-    private static double messagesPerSecond(SetUp setUp) {
+    private static double messagesPerSecond(DurablePostgres database, SetUp setUp) {
         List<Map<String, String>> messages = new ArrayList<>(MESSAGES);
         for (int i = 0; i < MESSAGES; i++) {
             messages.add(Map.of(Invoicing.ORDER_ID, "order-" + UUID.randomUUID()));
         }
-        long before = invoices(setUp.queue);
-        long syncs = walSyncs();
+        long before = invoices(database, setUp.queue);
+        long syncs = walSyncs(database);
+        CpuTime cpuBefore = CpuTime.now(database::connect);
         long start = System.nanoTime();
         Broker.sendEach(setUp.queue, messages);
         Broker.awaitDrained(setUp.queue, Duration.ofMinutes(10));
         long nanos = System.nanoTime() - start;
-        setUp.walSyncs += walSyncs() - syncs;
-        long invoiced = invoices(setUp.queue) - before;
+        CpuTime used = CpuTime.now(database::connect).minus(cpuBefore);
+        setUp.cpu = setUp.cpu == null ? used : setUp.cpu.plus(used);
+        setUp.walSyncs += walSyncs(database) - syncs;
+        long invoiced = invoices(database, setUp.queue) - before;
         if (invoiced != MESSAGES) {
             throw new IllegalStateException(setUp.queue + ": " + invoiced + " invoices for " + MESSAGES + " messages");
         }
@@ -88,34 +94,30 @@ class XaPriceBenchmark {
 
     @Test
     void theInboxWithoutXaAgainstXa() throws Exception {
-        String fsync = TestDatabase.queryLong("SELECT CASE WHEN current_setting('fsync') = 'on' THEN 1 ELSE 0 END") == 1
-                ? "on" : "off";
-        if (!fsync.equals("on")) {
-            throw new IllegalStateException("The embedded PostgreSQL runs with fsync off: the price of XA needs it on");
-        }
         Path xa = export(Bench.war(InboxXaListener.class, PlainXaListener.class, Invoicing.class));
         WebArchive local = Bench.war(InboxLocalListener.class, Invoicing.class);
         local.deleteClass(TestDataSourceDefinition.class);
         local.addClass(NonXaDataSourceDefinition.class);
         Path nonXa = export(local);
 
-        String role = System.getProperty("inbox.db.user");
-        TestDatabase.update("ALTER ROLE \"" + role + "\" SET synchronous_commit = on");
-        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(xa, BOOT, List.of("--deploy", nonXa.toString()))) {
+        try (DurablePostgres database = DurablePostgres.start(System.getProperty("inbox.db.user"));
+                PayaraMicroProcess server = PayaraMicroProcess.deploy(xa, BOOT, List.of("--deploy", nonXa.toString()),
+                        System.getProperty("txinbox.it.artemis.port"), database.url())) {
             Map<String, SetUp> setUps = new LinkedHashMap<>();
             for (String queue : List.of(InboxLocalListener.QUEUE, InboxXaListener.QUEUE, PlainXaListener.QUEUE)) {
                 setUps.put(queue, new SetUp(queue));
             }
             // A warm-up round each: the first deliveries also create the sessions and load the classes.
             for (SetUp setUp : setUps.values()) {
-                messagesPerSecond(setUp);
+                messagesPerSecond(database, setUp);
                 setUp.walSyncs = 0;
+                setUp.cpu = null;
             }
             List<SetUp> order = new ArrayList<>(setUps.values());
             for (int round = 0; round < ROUNDS; round++) {
                 for (int i = 0; i < order.size(); i++) {
                     SetUp setUp = order.get((round + i) % order.size());
-                    setUp.rounds.add(messagesPerSecond(setUp));
+                    setUp.rounds.add(messagesPerSecond(database, setUp));
                 }
             }
             SetUp withoutXa = setUps.get(InboxLocalListener.QUEUE);
@@ -125,7 +127,9 @@ class XaPriceBenchmark {
             String runs = ROUNDS + " rounds of " + MESSAGES + " messages each, rotating; fsync on, synchronous_commit "
                     + "on; WAL flushes per message: @Inbox without XA " + perMessage(withoutXa, messages)
                     + ", @Inbox with XA " + perMessage(inboxXa, messages) + ", XA without the inbox "
-                    + perMessage(plainXa, messages);
+                    + perMessage(plainXa, messages) + "; processor time per message (server, PostgreSQL, broker and "
+                    + "sender): @Inbox without XA " + cpu(withoutXa, messages) + ", @Inbox with XA "
+                    + cpu(inboxXa, messages) + ", XA without the inbox " + cpu(plainXa, messages);
             Results.record("6", "MDB throughput, @Inbox without XA vs @Inbox with XA, messages/s",
                     Results.format(inboxXa.rounds.median(), "msg/s"),
                     Results.format(withoutXa.rounds.median(), "msg/s"),
@@ -134,9 +138,17 @@ class XaPriceBenchmark {
                     Results.format(plainXa.rounds.median(), "msg/s"),
                     Results.format(withoutXa.rounds.median(), "msg/s"),
                     withoutXa.rounds.median() / plainXa.rounds.median(), "-", runs);
-        } finally {
-            TestDatabase.update("ALTER ROLE \"" + role + "\" RESET synchronous_commit");
         }
+    }
+
+    private static String cpu(SetUp setUp, long messages) {
+        CpuTime cpu = setUp.cpu;
+        return micros(cpu.total(), messages) + " (" + micros(cpu.server(), messages) + ", "
+                + micros(cpu.database(), messages) + ", " + micros(cpu.client(), messages) + ")";
+    }
+
+    private static String micros(long nanos, long messages) {
+        return nanos < 0 ? "?" : String.format(Locale.ROOT, "%.0f µs", nanos / 1e3 / messages);
     }
 
     private static String perMessage(SetUp setUp, long messages) {

@@ -65,11 +65,27 @@ public final class PayaraMicroProcess implements AutoCloseable {
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort)
             throws InterruptedException {
+        return deploy(war, timeout, microOptions, brokerPort, System.getProperty("inbox.db.url"));
+    }
+
+    /**
+     * Starts Payara Micro as {@link #deploy(Path, Duration, List, String)} does, with the deployments' datasources
+     * pointing at another PostgreSQL database (same user and password) than the session's.
+     *
+     * @param war          the WAR to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @param brokerPort   the port of the broker
+     * @param databaseUrl  the JDBC URL the deployments read as {@code inbox.db.url}
+     * @return the running server
+     */
+    public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort,
+            String databaseUrl) throws InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-Djava.io.tmpdir=" + System.getProperty("txinbox.it.workDir") + "/tmp",
-                "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
+                "-Dinbox.db.url=" + databaseUrl,
                 "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
                 "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
                 "-Dtxinbox.it.artemis.port=" + brokerPort));
