@@ -1,6 +1,5 @@
 package io.github.txinbox.it;
 
-import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.txinbox.it.app.TestDatabase;
@@ -65,18 +64,6 @@ class NonXaServerCrashIT {
         return CrashServer.start(war, name, false);
     }
 
-    private static long invoices(String orderId) {
-        return TestDatabase.invoices(CrashHandler.SCOPE, orderId);
-    }
-
-    private static long calls(String orderId) {
-        return TestDatabase.handlerCalls(CrashHandler.SCOPE, orderId);
-    }
-
-    private static long markers(String messageId) {
-        return TestDatabase.markers(INBOX, CrashHandler.SCOPE, messageId);
-    }
-
     private static long decisions(String messageId, String outcome) {
         return TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", CrashHandler.SCOPE, messageId,
@@ -92,7 +79,7 @@ class NonXaServerCrashIT {
         Thread.sleep(5_000);
         assertEquals(1, Broker.preparedBranches(), "the broker's branch is still prepared");
         assertEquals(1, CrashServer.crashQueue().getDeliveringCount(), "the prepared branch holds the message");
-        assertEquals(1, calls(orderId), "the message was not redelivered while its branch was prepared");
+        assertEquals(1, CrashServer.handlerCalls(orderId), "the message was not redelivered while its branch was prepared");
     }
 
     private static void assertNothingLostNothingPrepared(String orderId) {
@@ -119,16 +106,16 @@ class NonXaServerCrashIT {
         Await.until(Duration.ofSeconds(30), "the broker to take the message back",
                 () -> CrashServer.crashQueue().getMessageCount() == 1
                         && CrashServer.crashQueue().getDeliveringCount() == 0);
-        assertEquals(0, invoices(orderId), "the invoice was flushed but never committed");
-        assertEquals(0, markers(messageId));
+        assertEquals(0, CrashServer.invoices(orderId), "the invoice was flushed but never committed");
+        assertEquals(0, CrashServer.markers(messageId));
         assertEquals(0, Broker.preparedBranches());
 
         try (PayaraMicroProcess server = start("nonxa-handler")) {
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(2, calls(orderId), "the redelivery reached the handler");
-        assertEquals(1, invoices(orderId));
-        assertEquals(1, markers(messageId));
+        assertEquals(2, CrashServer.handlerCalls(orderId), "the redelivery reached the handler");
+        assertEquals(1, CrashServer.invoices(orderId));
+        assertEquals(1, CrashServer.markers(messageId));
         assertEquals(1, decisions(messageId, "PROCESSED"));
         assertNothingLostNothingPrepared(orderId);
     }
@@ -144,7 +131,7 @@ class NonXaServerCrashIT {
             try (CommitGate gate = CommitGate.install(xid -> {
                 // The broker has the second phase of its branch in hand and has not carried it out: the database's
                 // commit is already done. The server dies here.
-                invoicedAtTheGate.set(invoices(orderId));
+                invoicedAtTheGate.set(CrashServer.invoices(orderId));
                 preparedInBrokerAtTheGate.set(Broker.preparedBranches());
                 server.kill();
             })) {
@@ -154,7 +141,7 @@ class NonXaServerCrashIT {
         }
         assertEquals(1, invoicedAtTheGate.get(), "the database had committed when the broker's commit arrived");
         assertEquals(1, preparedInBrokerAtTheGate.get(), "the broker's branch was prepared");
-        assertEquals(1, markers(messageId), "the marker is committed");
+        assertEquals(1, CrashServer.markers(messageId), "the marker is committed");
         assertEquals(1, Broker.preparedBranches(), "the broker never committed its branch");
         assertEquals(0, TestDatabase.preparedTransactions());
 
@@ -166,9 +153,9 @@ class NonXaServerCrashIT {
                     () -> decisions(messageId, "DUPLICATE") == 1);
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(1, calls(orderId), "the handler ran once");
-        assertEquals(1, invoices(orderId));
-        assertEquals(1, markers(messageId));
+        assertEquals(1, CrashServer.handlerCalls(orderId), "the handler ran once");
+        assertEquals(1, CrashServer.invoices(orderId));
+        assertEquals(1, CrashServer.markers(messageId));
         assertEquals(1, decisions(messageId, "PROCESSED"));
         assertNothingLostNothingPrepared(orderId);
     }
@@ -185,8 +172,8 @@ class NonXaServerCrashIT {
         }
         // The broker's branch is prepared; the database's work was never committed and died with the connection.
         assertEquals(1, Broker.preparedBranches(), "the broker's branch is prepared");
-        assertEquals(0, invoices(orderId));
-        assertEquals(0, markers(messageId));
+        assertEquals(0, CrashServer.invoices(orderId));
+        assertEquals(0, CrashServer.markers(messageId));
         assertEquals(0, TestDatabase.preparedTransactions());
 
         try (PayaraMicroProcess server = start("nonxa-before-commit")) {
@@ -194,9 +181,9 @@ class NonXaServerCrashIT {
             Broker.rollBackThePreparedBranch(); // what the broker's administrator does
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(2, calls(orderId), "the redelivery reached the handler");
-        assertEquals(1, invoices(orderId));
-        assertEquals(1, markers(messageId));
+        assertEquals(2, CrashServer.handlerCalls(orderId), "the redelivery reached the handler");
+        assertEquals(1, CrashServer.invoices(orderId));
+        assertEquals(1, CrashServer.markers(messageId));
         // Both attempts claimed the message (the inbox decides when the method returns, before the commit); only the
         // second committed.
         assertEquals(2, decisions(messageId, "PROCESSED"));

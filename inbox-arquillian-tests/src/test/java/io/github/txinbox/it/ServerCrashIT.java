@@ -1,11 +1,9 @@
 package io.github.txinbox.it;
 
-import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.it.app.TestDatabase;
-import io.github.txinbox.it.crash.CrashHandler;
 import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
@@ -54,18 +52,6 @@ class ServerCrashIT {
         CrashServer.awaitCrashPoint(orderId);
     }
 
-    private static long invoices(String orderId) {
-        return TestDatabase.invoices(CrashHandler.SCOPE, orderId);
-    }
-
-    private static long calls(String orderId) {
-        return TestDatabase.handlerCalls(CrashHandler.SCOPE, orderId);
-    }
-
-    private static long markers(String messageId) {
-        return TestDatabase.markers(INBOX, CrashHandler.SCOPE, messageId);
-    }
-
     /** Transactions prepared in the test database and neither committed nor rolled back. */
     private static long preparedInDatabase() {
         return TestDatabase.preparedTransactions();
@@ -101,17 +87,17 @@ class ServerCrashIT {
         // The database rolled back when the connection dropped; the broker put the message back.
         Await.until(Duration.ofSeconds(30), "the broker to take the message back",
                 () -> crashQueue().getMessageCount() == 1 && crashQueue().getDeliveringCount() == 0);
-        assertEquals(0, invoices(orderId), "the invoice was flushed but never committed");
-        assertEquals(0, markers(messageId));
+        assertEquals(0, CrashServer.invoices(orderId), "the invoice was flushed but never committed");
+        assertEquals(0, CrashServer.markers(messageId));
         assertEquals(0, preparedInDatabase());
         assertEquals(0, preparedInBroker());
 
         try (PayaraMicroProcess server = start("handler")) {
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(2, calls(orderId), "the redelivery reached the handler");
-        assertEquals(1, invoices(orderId));
-        assertEquals(1, markers(messageId));
+        assertEquals(2, CrashServer.handlerCalls(orderId), "the redelivery reached the handler");
+        assertEquals(1, CrashServer.invoices(orderId));
+        assertEquals(1, CrashServer.markers(messageId));
     }
 
     @Test
@@ -125,8 +111,8 @@ class ServerCrashIT {
         assertEquals(1, preparedInDatabase(), "the database's branch is prepared");
         assertEquals(0, preparedInBroker());
         assertEquals(0, crashQueue().getMessageCount(), "the broker's branch committed: the message was consumed");
-        assertEquals(0, invoices(orderId));
-        assertEquals(0, markers(messageId));
+        assertEquals(0, CrashServer.invoices(orderId));
+        assertEquals(0, CrashServer.markers(messageId));
 
         try (PayaraMicroProcess server = start("commit")) {
             // The log says commit: recovery commits the prepared branch.
@@ -134,9 +120,9 @@ class ServerCrashIT {
                     () -> preparedInDatabase() == 0);
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(1, invoices(orderId));
-        assertEquals(1, markers(messageId));
-        assertEquals(1, calls(orderId), "the handler ran once");
+        assertEquals(1, CrashServer.invoices(orderId));
+        assertEquals(1, CrashServer.markers(messageId));
+        assertEquals(1, CrashServer.handlerCalls(orderId), "the handler ran once");
     }
 
     @Test
@@ -153,14 +139,14 @@ class ServerCrashIT {
             // No decision in the log: recovery presumes abort for the database's branch ...
             Await.until(Duration.ofSeconds(60), "recovery to roll back the database's branch",
                     () -> preparedInDatabase() == 0);
-            assertEquals(0, invoices(orderId));
-            assertEquals(0, markers(messageId));
+            assertEquals(0, CrashServer.invoices(orderId));
+            assertEquals(0, CrashServer.markers(messageId));
             // ... but Payara does not recover the inbound branch of a message-driven bean: the broker still holds
             // it, and the message, a while after the server has started and recovered.
             Thread.sleep(5_000);
             assertEquals(1, preparedInBroker(), "the broker's branch is still prepared");
             assertEquals(1, crashQueue().getDeliveringCount(), "the message is still held");
-            assertEquals(1, calls(orderId), "the message was not redelivered");
+            assertEquals(1, CrashServer.handlerCalls(orderId), "the message was not redelivered");
 
             // What the operator does (README, "Recovery after a crash"): roll the broker's branch back, whatever
             // became of the database's; the inbox recognises the redelivery if the database's had committed.
@@ -171,8 +157,8 @@ class ServerCrashIT {
             Broker.awaitDrained("crash", DRAIN);
         }
         assertEquals(0, preparedInBroker());
-        assertEquals(2, calls(orderId), "the rolled-back message was redelivered");
-        assertEquals(1, invoices(orderId));
-        assertEquals(1, markers(messageId));
+        assertEquals(2, CrashServer.handlerCalls(orderId), "the rolled-back message was redelivered");
+        assertEquals(1, CrashServer.invoices(orderId));
+        assertEquals(1, CrashServer.markers(messageId));
     }
 }

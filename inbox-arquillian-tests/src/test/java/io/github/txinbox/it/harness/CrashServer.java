@@ -1,6 +1,7 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashHandler;
 import io.github.txinbox.it.crash.CrashListener;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.DecisionLog;
@@ -108,6 +109,36 @@ public final class CrashServer {
     public static void awaitCrashPoint(String orderId) {
         Await.until(Duration.ofSeconds(60), "the server to reach the crash point", () -> TestDatabase.queryLong(
                 "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
+    }
+
+    /**
+     * Counts the invoices the crash application's handler committed for an order.
+     *
+     * @param orderId the order
+     * @return the count
+     */
+    public static long invoices(String orderId) {
+        return TestDatabase.invoices(CrashHandler.SCOPE, orderId);
+    }
+
+    /**
+     * Counts the calls of the crash application's handler for an order, committed or not.
+     *
+     * @param orderId the order
+     * @return the count
+     */
+    public static long handlerCalls(String orderId) {
+        return TestDatabase.handlerCalls(CrashHandler.SCOPE, orderId);
+    }
+
+    /**
+     * Counts the crash application's committed markers of a message.
+     *
+     * @param messageId the message's JMSMessageID
+     * @return 0 or 1
+     */
+    public static long markers(String messageId) {
+        return TestDatabase.markers(TestDatabase.INBOX, CrashHandler.SCOPE, messageId);
     }
 
     /**
