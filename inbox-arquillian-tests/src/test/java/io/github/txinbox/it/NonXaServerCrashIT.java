@@ -95,12 +95,7 @@ class NonXaServerCrashIT {
     void killedInTheHandlerTheRestartedServerProcessesTheMessageOnce() throws Exception {
         CrashServer.freshDirectory("nonxa-handler");
         String orderId = "crash-" + UUID.randomUUID();
-        String messageId;
-        try (PayaraMicroProcess server = start("nonxa-handler")) {
-            messageId = Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "hang"));
-            CrashServer.awaitCrashPoint(orderId);
-            server.kill();
-        }
+        String messageId = CrashServer.sendAndKill(war, "nonxa-handler", false, orderId, "hang");
         // Nothing was prepared anywhere: the database rolled back when the connection dropped, and the broker put
         // the message back when the consumer's connection did.
         Await.until(Duration.ofSeconds(30), "the broker to take the message back",
@@ -164,12 +159,7 @@ class NonXaServerCrashIT {
     void killedBeforeTheDatabaseCommittedTheRedeliveryIsProcessedOnce() throws Exception {
         CrashServer.freshDirectory("nonxa-before-commit");
         String orderId = "crash-" + UUID.randomUUID();
-        String messageId;
-        try (PayaraMicroProcess server = start("nonxa-before-commit")) {
-            messageId = Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "hang-in-prepare"));
-            CrashServer.awaitCrashPoint(orderId);
-            server.kill();
-        }
+        String messageId = CrashServer.sendAndKill(war, "nonxa-before-commit", false, orderId, "hang-in-prepare");
         // The broker's branch is prepared; the database's work was never committed and died with the connection.
         assertEquals(1, Broker.preparedBranches(), "the broker's branch is prepared");
         assertEquals(0, CrashServer.invoices(orderId));

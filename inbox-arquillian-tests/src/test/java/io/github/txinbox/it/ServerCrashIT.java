@@ -9,11 +9,9 @@ import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.CrashServer;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
-import io.github.txinbox.it.messaging.Orders;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,10 +46,6 @@ class ServerCrashIT {
         return CrashServer.start(war, name, true);
     }
 
-    private static void awaitCrashPoint(String orderId) {
-        CrashServer.awaitCrashPoint(orderId);
-    }
-
     /** Transactions prepared in the test database and neither committed nor rolled back. */
     private static long preparedInDatabase() {
         return TestDatabase.preparedTransactions();
@@ -70,12 +64,7 @@ class ServerCrashIT {
     private static String sendAndKill(String directory, String orderId, String behaviour) throws Exception {
         assertEquals(0, preparedInDatabase(), "a transaction was left prepared before the test");
         assertEquals(0, preparedInBroker(), "a transaction branch was left prepared in the broker before the test");
-        try (PayaraMicroProcess server = start(directory)) {
-            String messageId = Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour));
-            awaitCrashPoint(orderId);
-            server.kill();
-            return messageId;
-        }
+        return CrashServer.sendAndKill(war, directory, true, orderId, behaviour);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.server.Queue;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -99,6 +100,27 @@ public final class CrashServer {
         }
         return PayaraMicroProcess.deploy(war, BOOT,
                 List.of("--prebootcommandfile", prebootFile.toString(), "--addLibs", driver.toString()));
+    }
+
+    /**
+     * Starts the server, sends one order of the queue {@code crash} that stops it where its behaviour says, waits
+     * until it does, and kills the server with SIGKILL.
+     *
+     * @param war       the exported WAR
+     * @param name      the test's directory name (see {@link #freshDirectory})
+     * @param xa        an XA datasource, or a plain one
+     * @param orderId   the order
+     * @param behaviour where the crash application stops ({@code hang}, {@code hang-in-prepare}, ...)
+     * @return the message's JMSMessageID
+     */
+    public static String sendAndKill(Path war, String name, boolean xa, String orderId, String behaviour)
+            throws Exception {
+        try (PayaraMicroProcess server = start(war, name, xa)) {
+            String messageId = Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour));
+            awaitCrashPoint(orderId);
+            server.kill();
+            return messageId;
+        }
     }
 
     /**
