@@ -24,8 +24,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * reads {@code arquillian.xml}, and stops it when the run ends (after the last Payara Micro has stopped).
  *
  * <p>It publishes the broker's port as the system property {@code txinbox.it.artemis.port} (Payara receives it and
- * resolves it in the resource adapter's ra.xml), and writes the post-boot command file that deploys the resource
- * adapter before each test WAR.
+ * resolves it in the resource adapter's ra.xml), and with it Payara Micro's JVM options for {@code arquillian.xml}
+ * ({@link PayaraMicroProcess#jvmOptions}), and writes the post-boot command file that deploys the resource adapter
+ * before each test WAR.
  *
  * <p>Redelivery, as a broker in production would be set up: a failed delivery is retried after
  * {@value #REDELIVERY_DELAY_MS} ms ({@value #SLOW_REDELIVERY_DELAY_MS} ms on the queue {@code redelivery}, so that
@@ -65,6 +66,10 @@ public final class ArtemisSession implements LauncherSessionListener {
         Configuration configuration = configuration(port).setPersistenceEnabled(false);
         broker = start(configuration);
         System.setProperty("txinbox.it.artemis.port", Integer.toString(port));
+        if (Server.current() == Server.PAYARA) {
+            System.setProperty(PayaraMicroProcess.ARQUILLIAN_OPTIONS, String.join(" ",
+                    PayaraMicroProcess.jvmOptions(System.getProperty("inbox.db.url"), Integer.toString(port))));
+        }
         writePostBootCommands();
         LOG.info(() -> "Started embedded Artemis on 127.0.0.1:" + port);
     }

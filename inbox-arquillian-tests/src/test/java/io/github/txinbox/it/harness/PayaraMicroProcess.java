@@ -29,6 +29,36 @@ public final class PayaraMicroProcess implements AutoCloseable {
     }
 
     /**
+     * The JVM options of every Payara Micro of the run, the one Arquillian starts (through
+     * {@value #ARQUILLIAN_OPTIONS}, which {@code arquillian.xml} reads) and those the crash tests start: the heap, the
+     * temporary directory, the system properties the deployments read (the database, the broker's port, the server
+     * and the kind of datasource), then the leg's own options ({@code txinbox.it.payaraJvmOptions}).
+     *
+     * @param databaseUrl the JDBC URL the deployments read as {@code inbox.db.url}
+     * @param brokerPort  the port of the broker on 127.0.0.1
+     * @return the options
+     */
+    static List<String> jvmOptions(String databaseUrl, String brokerPort) {
+        List<String> options = new ArrayList<>(List.of(
+                "-Xmx512m",
+                "-Djava.io.tmpdir=" + System.getProperty("txinbox.it.workDir") + "/tmp",
+                "-Dinbox.db.url=" + databaseUrl,
+                "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
+                "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
+                "-Dtxinbox.it.artemis.port=" + brokerPort,
+                "-Dtxinbox.it.server=payara",
+                "-Dtxinbox.it.datasource=" + (Server.nonXa() ? "local" : "xa")));
+        String leg = System.getProperty("txinbox.it.payaraJvmOptions", "").trim();
+        if (!leg.isEmpty()) {
+            options.addAll(List.of(leg.split("\\s+")));
+        }
+        return options;
+    }
+
+    /** The system property holding {@link #jvmOptions} for {@code arquillian.xml}. */
+    static final String ARQUILLIAN_OPTIONS = "txinbox.it.payaraCmdOptions";
+
+    /**
      * Starts Payara Micro with the test resource adapter and one WAR, and waits until it has booted.
      *
      * @param war     the WAR to deploy
@@ -81,18 +111,9 @@ public final class PayaraMicroProcess implements AutoCloseable {
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort,
             String databaseUrl) throws InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-Djava.io.tmpdir=" + System.getProperty("txinbox.it.workDir") + "/tmp",
-                "-Dinbox.db.url=" + databaseUrl,
-                "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
-                "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
-                "-Dtxinbox.it.artemis.port=" + brokerPort));
-        String jvmOptions = System.getProperty("txinbox.it.payaraJvmOptions", "").trim();
-        if (!jvmOptions.isEmpty()) {
-            command.addAll(List.of(jvmOptions.split("\\s+")));
-        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions(databaseUrl, brokerPort));
         command.addAll(List.of(
                 "-jar", System.getProperty("payara.microJar"),
                 "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
