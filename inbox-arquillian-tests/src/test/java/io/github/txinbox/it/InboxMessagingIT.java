@@ -4,6 +4,7 @@ import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
 import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
+import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -40,9 +41,6 @@ class InboxMessagingIT {
         return Deployments.war(InboxMessagingIT.class).addPackage(Orders.class.getPackage());
     }
 
-    private static String newOrderId() {
-        return "order-" + UUID.randomUUID();
-    }
 
     @Test
     void theSameOrderSentThreeTimesIsInvoicedOnce() {

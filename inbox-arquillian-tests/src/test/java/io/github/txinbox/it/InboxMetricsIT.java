@@ -1,5 +1,6 @@
 package io.github.txinbox.it;
 
+import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
@@ -91,9 +91,6 @@ class InboxMetricsIT {
         assertEquals(expected, snapshot());
     }
 
-    private static String newOrderId() {
-        return "order-" + UUID.randomUUID();
-    }
 
     @Test
     void processedAndDuplicateAreCounted() {

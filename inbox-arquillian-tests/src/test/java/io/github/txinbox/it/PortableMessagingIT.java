@@ -4,6 +4,7 @@ import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
 import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
+import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -58,9 +59,6 @@ class PortableMessagingIT {
         messages = Messages.of(url);
     }
 
-    private static String newOrderId() {
-        return "order-" + UUID.randomUUID();
-    }
 
     private static long decisions(String scope, String messageId, String outcome) {
         return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA

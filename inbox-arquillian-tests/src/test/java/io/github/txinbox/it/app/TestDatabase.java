@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.UUID;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -80,6 +81,35 @@ public final class TestDatabase {
      */
     public static long markers(String table, String scope, String messageId) {
         return queryLong("SELECT count(*) FROM " + table + " WHERE scope = ? AND message_id = ?", scope, messageId);
+    }
+
+    /**
+     * Returns an order id no other test uses, so that tests share the database without seeing each other's rows.
+     *
+     * @return {@code order-} and a random UUID
+     */
+    public static String newOrderId() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    /**
+     * Counts the committed invoices of an order, whichever consumer wrote them.
+     *
+     * @param orderId the order
+     * @return how many
+     */
+    public static long invoices(String orderId) {
+        return queryLong("SELECT count(*) FROM " + SCHEMA + ".invoice WHERE orderid = ?", orderId);
+    }
+
+    /**
+     * Counts the handler calls for an order, whichever consumer made them, rolled back or not.
+     *
+     * @param orderId the order
+     * @return how many
+     */
+    public static long handlerCalls(String orderId) {
+        return queryLong("SELECT count(*) FROM " + SCHEMA + ".handler_call WHERE order_id = ?", orderId);
     }
 
     /**
