@@ -13,9 +13,11 @@ import java.lang.annotation.Target;
  * Processes each message at most once: before the annotated method runs, the inbox claims the message's id in the
  * method's container-managed transaction, and skips the method when the message was processed before.
  *
- * <p>Put it on a message-driven bean's {@code onMessage} (or on the class), or on any business method that runs in
- * a container-managed transaction. The method must return {@code void} or {@link InboxResult}. By default the message
- * id is the {@code JMSMessageID} of the method's first {@link jakarta.jms.Message} parameter.
+ * <p>Put it on a message-driven bean's {@code onMessage} (or on the class, directly or through a stereotype), or on any
+ * business method that runs in a container-managed transaction. Every use is checked when the application is deployed,
+ * and misuse fails the deployment naming the bean and the method. The method must return {@code void} or
+ * {@link InboxResult}. By default the message id is the {@code JMSMessageID} of the method's first
+ * {@link jakarta.jms.Message} parameter.
  *
  * <p>The result rules, applied in the caller's transaction:
  * <ul>
@@ -53,7 +55,7 @@ public @interface Inbox {
 
     /**
      * The deduplication scope: the same message id is processed once per scope. Empty (the default) means the bean
-     * class's fully qualified name. At most {@value InboxRepository#MAX_SCOPE_BYTES} bytes in UTF-8.
+     * class's fully qualified name. At most {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8.
      *
      * @return the scope, or empty for the bean class's name
      */

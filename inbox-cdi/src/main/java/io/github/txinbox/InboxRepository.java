@@ -1,9 +1,5 @@
 package io.github.txinbox;
 
-import io.github.txinbox.internal.Arguments;
-import io.github.txinbox.internal.Configuration;
-import io.github.txinbox.internal.Keys;
-import io.github.txinbox.internal.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
@@ -45,7 +41,7 @@ import java.util.List;
  * }</pre>
  *
  * <p><b>Table.</b> The markers live in {@link InboxTable#DEFAULT} unless the application produces an
- * {@link InboxTable} bean or names a table in the setting {@code txinbox.table} (see the README). The table must
+ * {@link InboxTable} bean or names a table in the setting {@value InboxSettings#TABLE}. The table must
  * exist: see {@link InboxSchema}.
  */
 @Dependent
@@ -53,32 +49,6 @@ public class InboxRepository {
 
     /** The name of the persistence context reference the repository's {@link EntityManager} is injected from. */
     public static final String PERSISTENCE_CONTEXT_NAME = "txinbox/persistence-context";
-
-    /**
-     * The longest scope accepted, in UTF-8 bytes: the default of the setting {@code txinbox.limits.scope-bytes},
-     * which may lower it.
-     */
-    public static final int MAX_SCOPE_BYTES = 255;
-
-    /**
-     * The longest message id accepted by default, in UTF-8 bytes; the setting {@code txinbox.limits.message-id-bytes}
-     * sets it between 1 and 2048.
-     */
-    public static final int MAX_MESSAGE_ID_BYTES = 1024;
-
-    /** The most markers one call of {@link #deleteExpiredBatch} may delete. */
-    public static final int MAX_BATCH_SIZE = 100_000;
-
-    /** The longest retention accepted by {@link #cleanupCutoff}: 100 years. */
-    public static final Duration MAX_RETENTION = Duration.ofDays(36_525);
-
-    /**
-     * The earliest instant the delete methods accept, the start of the year 1: as {@code from}, it deletes from the
-     * oldest marker on.
-     */
-    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
-
-    private static final Instant LATEST_CUTOFF = Instant.parse("9999-12-31T23:59:59.999999Z");
 
     /**
      * Hibernate's hint naming the tables a native query touches. Without it, Hibernate treats a native update as
@@ -94,10 +64,9 @@ public class InboxRepository {
     private TransactionSynchronizationRegistry transactions;
 
     @Inject
-    private Configuration configuration;
+    private InboxSettings settings = InboxSettings.DEFAULTS;
 
     private InboxTable table;
-    private Settings settings = Settings.DEFAULTS;
     private String claimSql;
     private String deleteExpiredBatchSql;
 
@@ -107,8 +76,7 @@ public class InboxRepository {
 
     @PostConstruct
     void init() {
-        settings = configuration.settings();
-        table = configuration.table();
+        table = settings.table();
         claimSql = Sql.forTable(Sql.CLAIM, table);
         deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
     }
@@ -123,9 +91,9 @@ public class InboxRepository {
      * database error, so the transaction stays usable either way.
      *
      * @param scope     the deduplication scope, such as the consumer's name; not blank, at most
-     *                  {@value #MAX_SCOPE_BYTES} bytes in UTF-8 (or the configured limit)
-     * @param messageId the message's id; not blank, at most {@value #MAX_MESSAGE_ID_BYTES} bytes in UTF-8 (or the
-     *                  configured limit)
+     *                  {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8 (or the configured limit)
+     * @param messageId the message's id; not blank, at most {@value InboxLimits#MAX_MESSAGE_ID_BYTES} bytes in UTF-8
+     *                  (or the configured limit)
      * @return {@code true} if this transaction claimed the message, {@code false} if it was already processed
      * @throws IllegalArgumentException     when the scope or message id is null, blank, too long, or contains a NUL
      *                                      character or an unpaired surrogate
@@ -134,8 +102,8 @@ public class InboxRepository {
      *                                      the table does not exist
      */
     public boolean claim(String scope, String messageId) {
-        Keys.require("scope", scope, settings.maxScopeBytes());
-        Keys.require("messageId", messageId, settings.maxMessageIdBytes());
+        InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
+        InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.claim");
         return nativeQuery(claimSql)
                 .setParameter(1, scope)
@@ -150,14 +118,15 @@ public class InboxRepository {
      * <p>The retention is the deduplication window: a message delivered again after its marker was deleted is
      * processed again. Choose it longer than the broker's longest redelivery horizon.
      *
-     * @param retention how long markers are kept; at least one microsecond and at most {@link #MAX_RETENTION}
+     * @param retention how long markers are kept; at least one microsecond and at most
+     *                  {@link InboxLimits#MAX_RETENTION}
      * @return the cutoff, for {@link #deleteExpiredBatch}
      * @throws IllegalArgumentException     when the retention is null, shorter than a microsecond, or longer than
-     *                                      {@link #MAX_RETENTION}
+     *                                      {@link InboxLimits#MAX_RETENTION}
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public Instant cleanupCutoff(Duration retention) {
-        Arguments.requireRetention(retention);
+        InboxLimits.requireRetention(retention);
         requireActiveTransaction("InboxRepository.cleanupCutoff");
         Object micros = entityManager.createNativeQuery(Sql.NOW_MICROS).getSingleResult();
         Instant now = Instant.EPOCH.plus(((Number) micros).longValue(), ChronoUnit.MICROS);
@@ -167,19 +136,19 @@ public class InboxRepository {
     /**
      * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, oldest first, skipping markers
      * that other transactions hold locked, so that cleanup running on several nodes at once never waits on itself
-     * or on the inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than the
-     * limit. {@link #deleteExpiredBatch(Instant, Instant, int)} does the same from a lower bound, which makes a long
+     * or on the inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than
+     * the limit. {@link #deleteExpiredBatch(Instant, Instant, int)} does the same from a lower bound, which makes a long
      * run of batches much faster.
      *
      * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
      *               cutoff is kept. Between the years 1 and 9999.
-     * @param limit  the most markers to delete, from 1 to {@value #MAX_BATCH_SIZE}
+     * @param limit  the most markers to delete, from 1 to {@value InboxLimits#MAX_BATCH_SIZE}
      * @return how many markers were deleted
      * @throws IllegalArgumentException     when the cutoff is null or out of range, or the limit is out of range
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public int deleteExpiredBatch(Instant cutoff, int limit) {
-        return deleteExpiredBatch(EARLIEST, cutoff, limit).deleted();
+        return deleteExpiredBatch(InboxLimits.EARLIEST, cutoff, limit).deleted();
     }
 
     /**
@@ -190,22 +159,23 @@ public class InboxRepository {
      * Markers older than {@code from} that a concurrent cleanup held locked are left to that cleanup.
      *
      * @param from   markers with {@code processed_at} before this instant are kept; truncated to the microsecond.
-     *               Between {@link #EARLIEST} (for the first batch) and the year 9999, and not after the cutoff.
+     *               Between {@link InboxLimits#EARLIEST} (for the first batch) and the year 9999, and not after the
+     *               cutoff.
      * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
      *               cutoff is kept. Between the years 1 and 9999.
-     * @param limit  the most markers to delete, from 1 to {@value #MAX_BATCH_SIZE}
+     * @param limit  the most markers to delete, from 1 to {@value InboxLimits#MAX_BATCH_SIZE}
      * @return how many markers were deleted, and the newest one's {@code processed_at}
      * @throws IllegalArgumentException     when an instant is null or out of range, {@code from} is after the cutoff,
      *                                      or the limit is out of range
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public DeletedBatch deleteExpiredBatch(Instant from, Instant cutoff, int limit) {
-        requireInRange("from", from);
-        requireInRange("cutoff", cutoff);
+        InboxLimits.requireInstant("from", from);
+        InboxLimits.requireInstant("cutoff", cutoff);
         if (from.isAfter(cutoff)) {
             throw new IllegalArgumentException("from " + from + " is after the cutoff " + cutoff);
         }
-        Arguments.requireBatchSize("limit", limit);
+        InboxLimits.requireBatchSize("limit", limit);
         requireActiveTransaction("InboxRepository.deleteExpiredBatch");
         String result = (String) nativeQuery(deleteExpiredBatchSql)
                 .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
@@ -219,16 +189,6 @@ public class InboxRepository {
                 newest.isEmpty() ? null : Instant.EPOCH.plus(Long.parseLong(newest), ChronoUnit.MICROS));
     }
 
-    private static void requireInRange(String name, Instant instant) {
-        if (instant == null) {
-            throw new IllegalArgumentException(name + " must not be null");
-        }
-        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST_CUTOFF)) {
-            throw new IllegalArgumentException(name + " " + instant + " is out of range: it must lie between "
-                    + EARLIEST + " and " + LATEST_CUTOFF);
-        }
-    }
-
     /**
      * Checks that the table exists with what the inbox needs: the columns {@code scope} and {@code message_id}
      * ({@code text}) and {@code processed_at} ({@code timestamptz}), all {@code NOT NULL}, and the primary key
@@ -240,7 +200,7 @@ public class InboxRepository {
      * @throws NoActiveTransactionException when no JTA transaction is active
      */
     public void verifyTable() {
-        requireActiveTransaction("verifyTable");
+        requireActiveTransaction("InboxRepository.verifyTable");
         Object description = nativeQuery(Sql.DESCRIBE_TABLE).setParameter(1, table.quotedName()).getSingleResult();
         List<String> problems = TableShape.problems((String) description);
         if (!problems.isEmpty()) {
@@ -268,6 +228,13 @@ public class InboxRepository {
     }
 
     private void requireActiveTransaction(String operation) {
+        if (transactions == null || entityManager == null) {
+            throw new IllegalStateException(operation + " cannot run: the container injected no "
+                    + (entityManager == null ? "EntityManager" : "TransactionSynchronizationRegistry") + " into this "
+                    + "InboxRepository, so it was created outside a component's environment (Payara creates the "
+                    + "beans of an EAR's lib/ that way for the start-up event at the level of the EAR). Inject it "
+                    + "into a bean of a web or EJB module");
+        }
         int status = transactions.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
             throw new NoActiveTransactionException(operation, status);

@@ -8,25 +8,13 @@ import java.util.Objects;
  */
 public final class InboxResult {
 
-    /** The kinds of result. */
-    public enum Outcome {
-        /** The message was processed; the marker commits with the method's writes. */
-        PROCESSED,
-        /** The method decided not to process the message; the marker commits, so a redelivery is a duplicate. */
-        SKIPPED,
-        /** The message should be delivered again; the transaction rolls back, marker included. */
-        RETRY,
-        /** The message was processed before; the method was not invoked. */
-        DUPLICATE
-    }
+    private static final InboxResult PROCESSED = new InboxResult(InboxOutcome.PROCESSED, null);
+    private static final InboxResult DUPLICATE = new InboxResult(InboxOutcome.DUPLICATE, null);
 
-    private static final InboxResult PROCESSED = new InboxResult(Outcome.PROCESSED, null);
-    private static final InboxResult DUPLICATE = new InboxResult(Outcome.DUPLICATE, null);
-
-    private final Outcome outcome;
+    private final InboxOutcome outcome;
     private final String reason;
 
-    private InboxResult(Outcome outcome, String reason) {
+    private InboxResult(InboxOutcome outcome, String reason) {
         this.outcome = outcome;
         this.reason = reason;
     }
@@ -57,7 +45,7 @@ public final class InboxResult {
      * @throws IllegalArgumentException when the reason is null or blank
      */
     public static InboxResult skipped(String reason) {
-        return new InboxResult(Outcome.SKIPPED, requireReason(reason));
+        return new InboxResult(InboxOutcome.SKIPPED, requireReason(reason));
     }
 
     /**
@@ -68,15 +56,16 @@ public final class InboxResult {
      * @throws IllegalArgumentException when the reason is null or blank
      */
     public static InboxResult retry(String reason) {
-        return new InboxResult(Outcome.RETRY, requireReason(reason));
+        return new InboxResult(InboxOutcome.RETRY, requireReason(reason));
     }
 
     /**
      * Returns the kind of result.
      *
-     * @return the outcome
+     * @return {@link InboxOutcome#PROCESSED}, {@link InboxOutcome#SKIPPED}, {@link InboxOutcome#RETRY} or
+     *         {@link InboxOutcome#DUPLICATE}
      */
-    public Outcome outcome() {
+    public InboxOutcome outcome() {
         return outcome;
     }
 

@@ -13,11 +13,11 @@ class InboxEventTest {
 
     @Test
     void carriesWhatTheInboxDecided() {
-        InboxEvent event = new InboxEvent("orders", "m-1", InboxEvent.Outcome.SKIPPED, "test order", TOOK,
+        InboxEvent event = new InboxEvent("orders", "m-1", InboxOutcome.SKIPPED, "test order", TOOK,
                 "com.example.Listener.onMessage");
         assertEquals("orders", event.scope());
         assertEquals("m-1", event.messageId());
-        assertEquals(InboxEvent.Outcome.SKIPPED, event.outcome());
+        assertEquals(InboxOutcome.SKIPPED, event.outcome());
         assertEquals("test order", event.reason());
         assertEquals(TOOK, event.duration());
         assertEquals("com.example.Listener.onMessage", event.method());
@@ -25,21 +25,21 @@ class InboxEventTest {
 
     @Test
     void hasNoMessageIdOnlyWhenItWasMissing() {
-        assertNull(new InboxEvent("orders", null, InboxEvent.Outcome.MISSING_ID, "no key", TOOK, "m").messageId());
+        assertNull(new InboxEvent("orders", null, InboxOutcome.MISSING_ID, "no key", TOOK, "m").messageId());
         assertThrows(NullPointerException.class,
-                () -> new InboxEvent("orders", null, InboxEvent.Outcome.PROCESSED, null, TOOK, "m"));
+                () -> new InboxEvent("orders", null, InboxOutcome.PROCESSED, null, TOOK, "m"));
     }
 
     @Test
     void refusesMissingPartsAndNegativeDurations() {
         assertThrows(NullPointerException.class,
-                () -> new InboxEvent(null, "m-1", InboxEvent.Outcome.PROCESSED, null, TOOK, "m"));
+                () -> new InboxEvent(null, "m-1", InboxOutcome.PROCESSED, null, TOOK, "m"));
         assertThrows(NullPointerException.class, () -> new InboxEvent("orders", "m-1", null, null, TOOK, "m"));
         assertThrows(NullPointerException.class,
-                () -> new InboxEvent("orders", "m-1", InboxEvent.Outcome.PROCESSED, null, null, "m"));
+                () -> new InboxEvent("orders", "m-1", InboxOutcome.PROCESSED, null, null, "m"));
         assertThrows(NullPointerException.class,
-                () -> new InboxEvent("orders", "m-1", InboxEvent.Outcome.PROCESSED, null, TOOK, null));
+                () -> new InboxEvent("orders", "m-1", InboxOutcome.PROCESSED, null, TOOK, null));
         assertThrows(IllegalArgumentException.class, () -> new InboxEvent("orders", "m-1",
-                InboxEvent.Outcome.PROCESSED, null, Duration.ofNanos(-1), "m"));
+                InboxOutcome.PROCESSED, null, Duration.ofNanos(-1), "m"));
     }
 }

@@ -26,9 +26,9 @@ class InboxRepositoryArgumentsTest {
     void claimChecksScopeAndMessageId() {
         assertEquals("scope must not be null", refused(() -> repository.claim(null, "m")));
         assertEquals("messageId must not be blank", refused(() -> repository.claim("s", " ")));
-        String scope = "s".repeat(InboxRepository.MAX_SCOPE_BYTES + 1);
+        String scope = "s".repeat(InboxLimits.MAX_SCOPE_BYTES + 1);
         assertTrue(refused(() -> repository.claim(scope, "m")).startsWith("scope is 256 bytes long"));
-        String id = "m".repeat(InboxRepository.MAX_MESSAGE_ID_BYTES + 1);
+        String id = "m".repeat(InboxLimits.MAX_MESSAGE_ID_BYTES + 1);
         assertTrue(refused(() -> repository.claim("s", id)).startsWith("messageId is 1025 bytes long"));
     }
 
@@ -39,7 +39,7 @@ class InboxRepositoryArgumentsTest {
                 refused(() -> repository.cleanupCutoff(Duration.ZERO)));
         assertTrue(refused(() -> repository.cleanupCutoff(Duration.ofSeconds(-1))).contains("PT-1S"));
         assertTrue(refused(() -> repository.cleanupCutoff(Duration.ofNanos(999))).contains("microsecond"));
-        assertTrue(refused(() -> repository.cleanupCutoff(InboxRepository.MAX_RETENTION.plusSeconds(1)))
+        assertTrue(refused(() -> repository.cleanupCutoff(InboxLimits.MAX_RETENTION.plusSeconds(1)))
                 .startsWith("retention must be at most"));
     }
 
@@ -50,7 +50,7 @@ class InboxRepositoryArgumentsTest {
         assertEquals("limit must be between 1 and 100000, but is 0",
                 refused(() -> repository.deleteExpiredBatch(now, 0)));
         assertTrue(refused(() -> repository.deleteExpiredBatch(now, -5)).endsWith("but is -5"));
-        assertTrue(refused(() -> repository.deleteExpiredBatch(now, InboxRepository.MAX_BATCH_SIZE + 1))
+        assertTrue(refused(() -> repository.deleteExpiredBatch(now, InboxLimits.MAX_BATCH_SIZE + 1))
                 .endsWith("but is 100001"));
         assertTrue(refused(() -> repository.deleteExpiredBatch(Instant.parse("+10000-01-01T00:00:00Z"), 10))
                 .contains("out of range"));

@@ -11,11 +11,11 @@ class InboxResultTest {
 
     @Test
     void carriesOutcomeAndReason() {
-        assertEquals(InboxResult.Outcome.PROCESSED, InboxResult.processed().outcome());
+        assertEquals(InboxOutcome.PROCESSED, InboxResult.processed().outcome());
         assertNull(InboxResult.processed().reason());
-        assertEquals(InboxResult.Outcome.DUPLICATE, InboxResult.duplicate().outcome());
+        assertEquals(InboxOutcome.DUPLICATE, InboxResult.duplicate().outcome());
         assertEquals("out of stock", InboxResult.retry("out of stock").reason());
-        assertEquals(InboxResult.Outcome.SKIPPED, InboxResult.skipped("test order").outcome());
+        assertEquals(InboxOutcome.SKIPPED, InboxResult.skipped("test order").outcome());
         assertEquals("RETRY (out of stock)", InboxResult.retry("out of stock").toString());
     }
 

@@ -1,8 +1,8 @@
 package io.github.txinbox.bench;
 
-import io.github.txinbox.bench.naive.NaiveHandlers;
 import io.github.txinbox.bench.naive.NaiveHandlers.Way;
-import io.github.txinbox.internal.SqlStates;
+import io.github.txinbox.bench.naive.NaiveHandlers;
+import io.github.txinbox.it.app.SqlErrors;
 import io.github.txinbox.it.app.TestDatabase;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -146,7 +146,7 @@ class NaiveBenchmark {
 
     /** The SQLSTATE of a failure, else its innermost exception's class. */
     private static String cause(Throwable e) {
-        String state = SqlStates.of(e);
+        String state = SqlErrors.sqlState(e);
         if (state != null) {
             return "SQLSTATE " + state;
         }

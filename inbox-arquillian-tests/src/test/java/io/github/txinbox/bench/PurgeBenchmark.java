@@ -1,5 +1,6 @@
 package io.github.txinbox.bench;
 
+import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.ejb.InboxPurger;
@@ -163,7 +164,7 @@ class PurgeBenchmark {
         transaction.begin();
         String cutoff = inbox.cleanupCutoff(RETENTION).toString();
         transaction.commit();
-        String from = InboxRepository.EARLIEST.toString();
+        String from = InboxLimits.EARLIEST.toString();
         long total = 0;
         int deleted;
         do {

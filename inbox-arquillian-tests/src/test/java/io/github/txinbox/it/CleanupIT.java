@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.DeletedBatch;
+import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
@@ -103,7 +104,7 @@ class CleanupIT {
         for (int i = 0; i < 30; i++) {
             insertMarker("orders", "expired-" + i, CUTOFF.minus(1 + i / 4, ChronoUnit.SECONDS));
         }
-        Instant from = InboxRepository.EARLIEST;
+        Instant from = InboxLimits.EARLIEST;
         int total = 0;
         int batches = 0;
         DeletedBatch batch;

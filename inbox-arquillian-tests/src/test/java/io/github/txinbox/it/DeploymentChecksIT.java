@@ -3,7 +3,7 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.txinbox.internal.Settings;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Server;
@@ -63,7 +63,7 @@ class DeploymentChecksIT {
     @Deployment(name = "configured-table", managed = false)
     static WebArchive configuredTable() {
         return named("ConfiguredTable", Deployments.war(DeploymentChecksIT.class)
-                .addAsResource(new StringAsset(Settings.TABLE + "=TxInbox_IT.Nowhere\n"),
+                .addAsResource(new StringAsset(InboxSettings.TABLE + "=TxInbox_IT.Nowhere\n"),
                         "META-INF/microprofile-config.properties"));
     }
 

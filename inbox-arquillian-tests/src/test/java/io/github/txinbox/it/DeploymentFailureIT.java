@@ -3,7 +3,7 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.txinbox.internal.Settings;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
@@ -103,7 +103,7 @@ class DeploymentFailureIT {
     void theCheckCanBeTurnedOff() throws Exception {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "TableCheckOff.war")
                 .merge(Deployments.war(DeploymentFailureIT.class, MissingTable.class));
-        String output = startWithSystemProperties(war, Settings.TABLE_CHECK + "=false\n");
+        String output = startWithSystemProperties(war, InboxSettings.TABLE_CHECK + "=false\n");
         assertTrue(output.contains(contextRoot(war)), "the WAR was not deployed:\n" + output);
         assertTrue(output.contains("The inbox table is not checked at start-up: txinbox.table.check=false"), output);
     }
@@ -112,7 +112,7 @@ class DeploymentFailureIT {
     void aTableNamedInTheApplicationsConfigurationIsChecked() throws Exception {
         String output = deploy(ShrinkWrap.create(WebArchive.class, "ConfiguredMissingTable.war")
                 .merge(Deployments.war(DeploymentFailureIT.class))
-                .addAsResource(new StringAsset(Settings.TABLE + "=TxInbox_IT.Nowhere\n"),
+                .addAsResource(new StringAsset(InboxSettings.TABLE + "=TxInbox_IT.Nowhere\n"),
                         "META-INF/microprofile-config.properties"));
         assertTrue(output.contains("The inbox table \"txinbox_it\".\"nowhere\" will not do: it does not exist. "
                 + "Create it with:"), output);
@@ -122,7 +122,7 @@ class DeploymentFailureIT {
     void anInvalidSettingFailsTheDeploymentNamingIt() throws Exception {
         WebArchive war = ShrinkWrap.create(WebArchive.class, "InvalidSetting.war")
                 .merge(Deployments.war(DeploymentFailureIT.class));
-        String output = startWithSystemProperties(war, Settings.MESSAGE_ID_BYTES + "=0\n");
+        String output = startWithSystemProperties(war, InboxSettings.MESSAGE_ID_BYTES + "=0\n");
         assertFalse(output.contains(contextRoot(war)), "the WAR was deployed:\n" + output);
         assertTrue(output.contains("txinbox.limits.message-id-bytes=0 is not valid: "
                 + "it must lie between 1 and 2048"), output);
@@ -133,7 +133,7 @@ class DeploymentFailureIT {
         String output = deploy(ShrinkWrap.create(WebArchive.class, "ScopeOverLimit.war")
                 .merge(Deployments.war(DeploymentFailureIT.class))
                 .addPackage(Orders.class.getPackage())
-                .addAsResource(new StringAsset(Settings.SCOPE_BYTES + "=5\n"),
+                .addAsResource(new StringAsset(InboxSettings.SCOPE_BYTES + "=5\n"),
                         "META-INF/microprofile-config.properties"));
         assertTrue(output.contains("txinbox.limits.scope-bytes=5 is too small for the scope of @Inbox on "
                 + Orders.class.getPackageName() + "."), output);

@@ -1,12 +1,16 @@
 package io.github.txinbox.it;
 
+import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxEvent;
+import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxResult;
+import io.github.txinbox.MessageIdResolver;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.messaging.OrderIdResolver;
@@ -20,8 +24,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
+import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,6 +123,29 @@ class InboxEventsIT {
         }
     }
 
+    /** A resolver that cannot read the id, as a message whose property throws a JMSException. */
+    @ApplicationScoped
+    public static class UnreadableIds implements MessageIdResolver {
+
+        @Override
+        public String messageId(InvocationContext invocation) {
+            throw new IllegalStateException("the id could not be read");
+        }
+    }
+
+    /** A transactional bean whose id cannot be read. */
+    @ApplicationScoped
+    @Transactional
+    public static class UnreadableHandler {
+
+        static final String SCOPE = "unreadable";
+
+        @Inbox(scope = SCOPE, resolver = UnreadableIds.class)
+        public void handle(String orderId) {
+            Orders.recordCall(SCOPE, orderId, 1);
+        }
+    }
+
     @EJB
     OrderService service;
 
@@ -125,6 +154,9 @@ class InboxEventsIT {
 
     @Inject
     Recorder recorder;
+
+    @Inject
+    UnreadableHandler unreadable;
 
     @BeforeEach
     void forgetEarlierEvents() {
@@ -137,7 +169,7 @@ class InboxEventsIT {
         return seen.get(0);
     }
 
-    private static void assertEvent(Seen seen, String orderId, InboxEvent.Outcome outcome, String reason,
+    private static void assertEvent(Seen seen, String orderId, InboxOutcome outcome, String reason,
             int transactionStatus) {
         assertEquals(SCOPE, seen.event().scope());
         assertEquals(orderId, seen.event().messageId());
@@ -147,17 +179,14 @@ class InboxEventsIT {
         assertEquals(transactionStatus, seen.transactionStatus(), "the status of the observer's transaction");
     }
 
-    private static String newOrderId() {
-        return "order-" + UUID.randomUUID();
-    }
 
     @Test
     void processedThenDuplicateInsideTheActiveTransaction() {
         String orderId = newOrderId();
         assertEquals(InboxResult.processed(), service.place(orderId, "process"));
-        assertEvent(only(), orderId, InboxEvent.Outcome.PROCESSED, null, Status.STATUS_ACTIVE);
+        assertEvent(only(), orderId, InboxOutcome.PROCESSED, null, Status.STATUS_ACTIVE);
         assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
-        assertEvent(only(), orderId, InboxEvent.Outcome.DUPLICATE, null, Status.STATUS_ACTIVE);
+        assertEvent(only(), orderId, InboxOutcome.DUPLICATE, null, Status.STATUS_ACTIVE);
     }
 
     @Test
@@ -165,7 +194,7 @@ class InboxEventsIT {
         String orderId = newOrderId();
         service.place(orderId, "slow");
         Seen seen = only();
-        assertEvent(seen, orderId, InboxEvent.Outcome.PROCESSED, null, Status.STATUS_ACTIVE);
+        assertEvent(seen, orderId, InboxOutcome.PROCESSED, null, Status.STATUS_ACTIVE);
         assertTrue(seen.event().duration().compareTo(Duration.ofMillis(OrderService.SLOW_MILLIS)) >= 0,
                 "the method took " + OrderService.SLOW_MILLIS + " ms, the event says " + seen.event().duration());
     }
@@ -174,23 +203,23 @@ class InboxEventsIT {
     void skippedWithItsReason() {
         String orderId = newOrderId();
         service.place(orderId, "skip");
-        assertEvent(only(), orderId, InboxEvent.Outcome.SKIPPED, "not for us", Status.STATUS_ACTIVE);
+        assertEvent(only(), orderId, InboxOutcome.SKIPPED, "not for us", Status.STATUS_ACTIVE);
     }
 
     @Test
     void retriesReturnedOrThrownInsideATransactionMarkedForRollback() {
         String orderId = newOrderId();
         assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry"));
-        assertEvent(only(), orderId, InboxEvent.Outcome.RETRY, "try again later", Status.STATUS_MARKED_ROLLBACK);
+        assertEvent(only(), orderId, InboxOutcome.RETRY, "try again later", Status.STATUS_MARKED_ROLLBACK);
         service.place(orderId, "retry-exception");
-        assertEvent(only(), orderId, InboxEvent.Outcome.RETRY, "try again later", Status.STATUS_MARKED_ROLLBACK);
+        assertEvent(only(), orderId, InboxOutcome.RETRY, "try again later", Status.STATUS_MARKED_ROLLBACK);
     }
 
     @Test
     void aFailureWithTheExceptionAsItsReason() {
         String orderId = newOrderId();
         assertThrows(EJBException.class, () -> service.place(orderId, "fail"));
-        assertEvent(only(), orderId, InboxEvent.Outcome.FAILURE,
+        assertEvent(only(), orderId, InboxOutcome.FAILURE,
                 "java.lang.IllegalStateException: failed to place " + orderId, Status.STATUS_MARKED_ROLLBACK);
     }
 
@@ -198,7 +227,7 @@ class InboxEventsIT {
     void aMissingIdWithoutAnId() {
         assertThrows(EJBException.class, () -> service.place(null, "process"));
         Seen seen = only();
-        assertEquals(InboxEvent.Outcome.MISSING_ID, seen.event().outcome());
+        assertEquals(InboxOutcome.MISSING_ID, seen.event().outcome());
         assertNull(seen.event().messageId());
         assertTrue(seen.event().reason().contains("the resolver " + "io.github.txinbox.it.messaging.OrderIdResolver"
                 + " returned none"), seen.event().reason());
@@ -206,10 +235,23 @@ class InboxEventsIT {
     }
 
     @Test
+    void aFailureToReadTheIdIsAFailureNotAMissingId() {
+        String orderId = newOrderId();
+        RuntimeException e = assertThrows(RuntimeException.class, () -> unreadable.handle(orderId));
+        Seen seen = only();
+        assertEquals(InboxOutcome.FAILURE, seen.event().outcome(), String.valueOf(e));
+        assertNull(seen.event().messageId());
+        assertEquals(UnreadableHandler.SCOPE, seen.event().scope());
+        assertEquals("java.lang.IllegalStateException: the id could not be read", seen.event().reason());
+        assertEquals(Status.STATUS_MARKED_ROLLBACK, seen.transactionStatus());
+        assertEquals(0, TestDatabase.handlerCalls(orderId), "the method did not run");
+    }
+
+    @Test
     void anAfterSuccessObserverSeesACommittedOutcome() {
         String processed = newOrderId();
         service.place(processed, "process");
-        assertEquals(List.of(InboxEvent.Outcome.PROCESSED),
+        assertEquals(List.of(InboxOutcome.PROCESSED),
                 afterCompletion.committed(processed).stream().map(seen -> seen.event().outcome()).toList());
         assertEquals(List.of(), afterCompletion.rolledBack(processed));
     }
@@ -229,7 +271,7 @@ class InboxEventsIT {
         boolean payaraWithoutXa = "payara".equals(System.getProperty("txinbox.it.server"))
                 && "local".equals(System.getProperty("txinbox.it.datasource"));
         int status = payaraWithoutXa ? Status.STATUS_NO_TRANSACTION : Status.STATUS_MARKED_ROLLBACK;
-        List<String> atOnce = List.of(InboxEvent.Outcome.RETRY + "@" + status);
+        List<String> atOnce = List.of(InboxOutcome.RETRY + "@" + status);
         assertEquals(atOnce, outcomes(afterCompletion.rolledBack(retried)));
         assertEquals("liberty".equals(System.getProperty("txinbox.it.server")) ? atOnce : List.of(),
                 outcomes(afterCompletion.committed(retried)));
@@ -243,7 +285,7 @@ class InboxEventsIT {
     void aFailingObserverChangesNothing() {
         String orderId = FAILING_OBSERVER + UUID.randomUUID();
         assertEquals(InboxResult.processed(), service.place(orderId, "process"));
-        assertEvent(only(), orderId, InboxEvent.Outcome.PROCESSED, null, Status.STATUS_ACTIVE);
+        assertEvent(only(), orderId, InboxOutcome.PROCESSED, null, Status.STATUS_ACTIVE);
         assertEquals(1, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".invoice WHERE orderid = ?", orderId), "the order was invoiced and committed");
     }

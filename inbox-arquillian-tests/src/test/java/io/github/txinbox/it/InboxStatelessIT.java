@@ -1,8 +1,10 @@
 package io.github.txinbox.it;
 
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
+import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
-import static io.github.txinbox.it.app.TestDatabase.queryLong;
+import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,20 +14,20 @@ import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
-import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.messaging.OrderIdResolver;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.messaging.InboxService;
 import io.github.txinbox.it.messaging.PlainService;
+import io.github.txinbox.it.messaging.StereotypedService;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
-import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -47,7 +49,7 @@ class InboxStatelessIT {
     @Deployment
     static WebArchive deployment() {
         return Deployments.war(InboxStatelessIT.class, Orders.class, OrderService.class, OrderIdResolver.class,
-                PlainService.class);
+                PlainService.class, InboxService.class, StereotypedService.class);
     }
 
     @EJB
@@ -56,30 +58,32 @@ class InboxStatelessIT {
     @Inject
     PlainService plain;
 
+    @Inject
+    StereotypedService stereotyped;
+
     @Resource(lookup = "java:comp/UserTransaction")
     UserTransaction transaction;
 
-    private static String newOrderId() {
-        return "order-" + UUID.randomUUID();
-    }
 
-    private static long invoices(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid = ?", orderId);
-    }
 
-    private static long calls(String orderId) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_call WHERE order_id = ?",
-                orderId);
-    }
 
     @Test
     void processedThenDuplicate() {
         String orderId = newOrderId();
         assertEquals(InboxResult.processed(), service.place(orderId, "process"));
         assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
-        assertEquals(1, calls(orderId), "the duplicate did not invoke the method");
+        assertEquals(1, handlerCalls(orderId), "the duplicate did not invoke the method");
         assertEquals(1, invoices(orderId));
         assertEquals(1, markers(INBOX, SCOPE, orderId));
+    }
+
+    @Test
+    void aStereotypeCarriesInboxAndItsScope() {
+        String orderId = newOrderId();
+        assertEquals(InboxResult.processed(), stereotyped.place(orderId));
+        assertEquals(InboxResult.duplicate(), stereotyped.place(orderId));
+        assertEquals(1, handlerCalls(orderId), "the duplicate did not invoke the method");
+        assertEquals(1, markers(INBOX, StereotypedService.SCOPE, orderId));
     }
 
     @Test
@@ -88,7 +92,7 @@ class InboxStatelessIT {
         assertEquals(InboxResult.skipped("not for us"), service.place(orderId, "skip"));
         assertEquals(1, markers(INBOX, SCOPE, orderId));
         assertEquals(InboxResult.duplicate(), service.place(orderId, "process"));
-        assertEquals(1, calls(orderId));
+        assertEquals(1, handlerCalls(orderId));
         assertEquals(0, invoices(orderId));
     }
 
@@ -101,7 +105,7 @@ class InboxStatelessIT {
 
         assertEquals(InboxResult.processed(), service.place(orderId, "process"), "the retry is processed");
         assertEquals(1, invoices(orderId));
-        assertEquals(2, calls(orderId));
+        assertEquals(2, handlerCalls(orderId));
     }
 
     @Test
@@ -120,7 +124,7 @@ class InboxStatelessIT {
         assertEquals("rethrown for the resource adapter", e.getCause().getMessage());
         assertEquals(0, invoices(orderId));
         assertEquals(0, markers(INBOX, "rethrow", orderId));
-        assertEquals(1, calls(orderId));
+        assertEquals(1, handlerCalls(orderId));
     }
 
     @Test
@@ -132,7 +136,7 @@ class InboxStatelessIT {
         assertEquals("failed to place " + orderId, cause.getMessage());
         assertEquals(0, invoices(orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
-        assertEquals(1, calls(orderId));
+        assertEquals(1, handlerCalls(orderId));
     }
 
     @Test
@@ -141,7 +145,7 @@ class InboxStatelessIT {
         assertTrue(e.getCause() instanceof MissingMessageIdException, String.valueOf(e.getCause()));
         assertTrue(e.getCause().getMessage().startsWith("@Inbox " + OrderService.class.getName()
                 + ".place cannot process a message without an id: the resolver "), e.getCause().getMessage());
-        assertEquals(0, calls(" "));
+        assertEquals(0, handlerCalls(" "));
     }
 
     @Test
@@ -150,11 +154,11 @@ class InboxStatelessIT {
         NoActiveTransactionException e = assertThrows(NoActiveTransactionException.class, () -> plain.place(orderId));
         assertEquals("@Inbox " + PlainService.class.getName() + ".place", e.operation());
         assertEquals(Status.STATUS_NO_TRANSACTION, e.status());
-        assertEquals(0, calls(orderId));
+        assertEquals(0, handlerCalls(orderId));
 
         assertEquals(InboxResult.processed(), Transactions.commit(transaction, () -> plain.place(orderId)));
         assertEquals(InboxResult.duplicate(), Transactions.commit(transaction, () -> plain.place(orderId)));
-        assertEquals(1, calls(orderId));
+        assertEquals(1, handlerCalls(orderId));
         assertEquals(1, markers(INBOX, "plain", orderId));
     }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
-import io.github.txinbox.internal.Settings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
@@ -72,8 +72,8 @@ class InputValidationIT {
 
     @Test
     void everyBadArgumentIsRefusedAndTheTransactionStaysUsable() throws Exception {
-        String tooLongScope = "s".repeat(InboxRepository.MAX_SCOPE_BYTES + 1);
-        String tooLongId = incompressible(InboxRepository.MAX_MESSAGE_ID_BYTES + 1);
+        String tooLongScope = "s".repeat(InboxLimits.MAX_SCOPE_BYTES + 1);
+        String tooLongId = incompressible(InboxLimits.MAX_MESSAGE_ID_BYTES + 1);
         Map<String, Executable> badCalls = Map.ofEntries(
                 Map.entry("null scope", () -> inbox.claim(null, "m")),
                 Map.entry("blank scope", () -> inbox.claim("  ", "m")),
@@ -91,7 +91,7 @@ class InputValidationIT {
                 Map.entry("zero limit", () -> inbox.deleteExpiredBatch(Instant.now(), 0)),
                 Map.entry("negative limit", () -> inbox.deleteExpiredBatch(Instant.now(), -1)),
                 Map.entry("limit too large",
-                        () -> inbox.deleteExpiredBatch(Instant.now(), InboxRepository.MAX_BATCH_SIZE + 1)));
+                        () -> inbox.deleteExpiredBatch(Instant.now(), InboxLimits.MAX_BATCH_SIZE + 1)));
         String id = "ID:" + UUID.randomUUID();
         Transactions.commit(transaction, () -> {
             for (Map.Entry<String, Executable> call : badCalls.entrySet()) {
@@ -108,8 +108,8 @@ class InputValidationIT {
 
     @Test
     void theLongestAcceptedKeyFitsThePrimaryKeyIndex() throws Exception {
-        String scope = incompressible(InboxRepository.MAX_SCOPE_BYTES);
-        String id = fourByteCharacters(InboxRepository.MAX_MESSAGE_ID_BYTES);
+        String scope = incompressible(InboxLimits.MAX_SCOPE_BYTES);
+        String id = fourByteCharacters(InboxLimits.MAX_MESSAGE_ID_BYTES);
         assertTrue(Transactions.commit(transaction, () -> inbox.claim(scope, id)));
         assertEquals(1, markers(INBOX, scope, id));
     }
@@ -117,9 +117,9 @@ class InputValidationIT {
     @Test
     void theHighestIdLimitThatMayBeConfiguredFitsThePrimaryKeyIndex() throws SQLException {
         // txinbox.limits.message-id-bytes admits up to this ceiling: with the longest scope, the entry still fits.
-        String scope = incompressible(InboxRepository.MAX_SCOPE_BYTES);
-        String id = fourByteCharacters(Settings.MESSAGE_ID_BYTES_CEILING);
-        assertEquals(Settings.MESSAGE_ID_BYTES_CEILING, id.getBytes(StandardCharsets.UTF_8).length);
+        String scope = incompressible(InboxLimits.MAX_SCOPE_BYTES);
+        String id = fourByteCharacters(InboxLimits.MESSAGE_ID_BYTES_CEILING);
+        assertEquals(InboxLimits.MESSAGE_ID_BYTES_CEILING, id.getBytes(StandardCharsets.UTF_8).length);
         assertEquals(1, TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id) VALUES (?, ?)", scope, id));
         assertEquals(1, markers(INBOX, scope, id));
     }

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
-import io.github.txinbox.internal.SqlStates;
+import io.github.txinbox.it.app.SqlErrors;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
@@ -85,7 +86,7 @@ class IsolationIT {
         beginThenCommitMarkerElsewhere("rr", id);
         try {
             PersistenceException e = assertThrows(PersistenceException.class, () -> inbox.claim("rr", id));
-            assertEquals(SqlStates.SERIALIZATION_FAILURE, SqlStates.of(e), String.valueOf(e));
+            assertEquals(SqlErrors.SERIALIZATION_FAILURE, SqlErrors.sqlState(e), String.valueOf(e));
             assertEquals(Status.STATUS_MARKED_ROLLBACK, transaction.getStatus());
         } finally {
             transaction.rollback();
@@ -104,7 +105,7 @@ class IsolationIT {
         } finally {
             transaction.rollback();
         }
-        assertEquals(InboxResult.Outcome.RETRY, result.outcome());
+        assertEquals(InboxOutcome.RETRY, result.outcome());
         assertTrue(result.reason().contains("SQLSTATE 40001"), result.reason());
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".handler_call WHERE order_id = ?", id), "the method was not invoked");

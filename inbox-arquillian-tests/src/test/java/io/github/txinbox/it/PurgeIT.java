@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.ejb.InboxPurger;
 import io.github.txinbox.ejb.InvalidPurgeArgumentException;
@@ -246,7 +247,7 @@ class PurgeIT {
                 statement.execute("SET search_path TO " + TestDatabase.SCHEMA);
             }
             try (PreparedStatement explain = TestDatabase.prepare(connection, "EXPLAIN " + sql,
-                    InboxRepository.EARLIEST.toString(), cutoff.toString(), 100);
+                    InboxLimits.EARLIEST.toString(), cutoff.toString(), 100);
                     ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');
@@ -263,7 +264,7 @@ class PurgeIT {
                 assertThrows(InvalidPurgeArgumentException.class, () -> purger.purgeExpired(RETENTION, 0))
                         .getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> purger.purgeExpired(RETENTION, InboxPurger.MAX_BATCH_SIZE + 1));
+                () -> purger.purgeExpired(RETENTION, InboxLimits.MAX_BATCH_SIZE + 1));
         assertThrows(IllegalArgumentException.class, () -> purger.purgeExpired(Duration.ZERO, 10));
         assertThrows(IllegalArgumentException.class, () -> purger.purgeExpired(Duration.ofDays(-1), 10));
         assertThrows(IllegalArgumentException.class, () -> purger.purgeExpired(null, 10));

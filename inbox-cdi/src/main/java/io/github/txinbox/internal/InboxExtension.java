@@ -2,35 +2,42 @@ package io.github.txinbox.internal;
 
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxDefinitionException;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
-import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.interceptor.Interceptor;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 /**
- * Checks every use of {@link Inbox @Inbox} that CDI discovers and fails the deployment on misuse, naming the bean and
- * the method: the same checks the interceptor would otherwise make on the first call (see {@link InboxBinding}). It
- * also adds {@link InboxMetrics} where the MicroProfile Metrics API is present, and keeps the scopes named in
- * {@code @Inbox} for {@link StartupCheck}, which checks them against the configured limit.
+ * Binds {@link Inbox @Inbox} once per application, at deployment: for each type CDI discovers and keeps, it reads
+ * the type as the container finally sees it (its {@link AnnotatedType}, after other extensions changed or vetoed it,
+ * with stereotypes), builds the {@link InboxBinding} of each method {@code @Inbox} applies to, and fails the
+ * deployment on misuse, naming the bean and the method. The interceptor finds the bindings here. It also adds {@link InboxMetrics} where
+ * the MicroProfile Metrics API is present.
  */
 public class InboxExtension implements Extension {
 
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
-    private final List<String> problems = new ArrayList<>();
-    private final Map<String, String> scopes = new ConcurrentHashMap<>();
+    private final Map<Class<?>, Map<Method, InboxBinding>> bindings = new ConcurrentHashMap<>();
+    private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
 
     void addMetrics(@Observes BeforeBeanDiscovery event) {
         if (Optionals.present(Optionals.METRIC_REGISTRY, InboxExtension.class.getClassLoader())) {
@@ -41,91 +48,142 @@ public class InboxExtension implements Extension {
         }
     }
 
-    <T> void inspect(@Observes @WithAnnotations(Inbox.class) ProcessAnnotatedType<T> event) {
-        Class<T> type = event.getAnnotatedType().getJavaClass();
-        List<String> found = problems(type);
-        problems.addAll(found);
-        if (found.isEmpty()) {
-            scopes.putAll(namedScopes(type));
+    /**
+     * Notes the types that may use {@code @Inbox}, late among the observers, so that changes other extensions make
+     * count. Every type is looked at, not only those the scanner found {@code @Inbox} on: an extension or a stereotype
+     * may have put it there.
+     */
+    <T> void note(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER + 900) ProcessAnnotatedType<T> event,
+            BeanManager beans) {
+        AnnotatedType<T> type = event.getAnnotatedType();
+        Class<T> javaClass = type.getJavaClass();
+        if (javaClass.isInterface() || Modifier.isAbstract(javaClass.getModifiers())
+                || type.isAnnotationPresent(Interceptor.class)) {
+            // Interceptors carry the binding to say what they intercept, not to be intercepted.
+            return;
+        }
+        boolean uses = inbox(type.getAnnotations(), beans) != null
+                || type.getMethods().stream().anyMatch(method -> method.isAnnotationPresent(Inbox.class));
+        if (uses) {
+            candidates.add(javaClass);
         }
     }
 
     /**
-     * Returns the scopes that {@code @Inbox} names explicitly in the deployment's beans.
-     *
-     * @return each scope, with where it is named
+     * Binds each noted type as the container finally keeps it (a type an extension vetoed is not kept, and not
+     * bound), and fails the deployment on misuse.
      */
-    public Map<String, String> namedScopes() {
-        return Map.copyOf(scopes);
-    }
-
-    void report(@Observes AfterBeanDiscovery event) {
+    void bind(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        List<String> problems = new ArrayList<>();
+        for (Class<?> candidate : candidates) {
+            for (AnnotatedType<?> type : event.getAnnotatedTypes(candidate)) {
+                problems.addAll(bind(type, beans));
+            }
+        }
+        candidates.clear();
         for (String problem : problems) {
             event.addDefinitionError(new InboxDefinitionException(problem));
         }
-        problems.clear();
+    }
+
+    private <T> List<String> bind(AnnotatedType<T> type, BeanManager beans) {
+        Class<T> javaClass = type.getJavaClass();
+        Inbox onClass = inbox(type.getAnnotations(), beans);
+        Map<Method, InboxBinding> methods = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (AnnotatedMethod<? super T> method : type.getMethods()) {
+            Method javaMethod = method.getJavaMember();
+            int modifiers = javaMethod.getModifiers();
+            Inbox onMethod = method.getAnnotation(Inbox.class);
+            Inbox inbox = onMethod != null ? onMethod
+                    : Modifier.isPublic(modifiers) && javaMethod.getDeclaringClass() != Object.class ? onClass : null;
+            if (inbox == null || Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
+                continue;
+            }
+            InboxBinding.Site site = new InboxBinding.Site(javaClass, javaMethod, inbox, method.getAnnotations(),
+                    type.getAnnotations());
+            List<String> wrong = InboxBinding.problems(site);
+            if (wrong.isEmpty()) {
+                methods.put(javaMethod, InboxBinding.of(site));
+            } else {
+                problems.addAll(wrong);
+            }
+        }
+        if (problems.isEmpty() && !methods.isEmpty()) {
+            bindings.put(javaClass, Map.copyOf(methods));
+        }
+        return problems;
     }
 
     /**
-     * Lists the misuses of {@code @Inbox} in a class: on each annotated method, or on each public method when the
-     * class itself is annotated.
+     * Returns the binding of a method of an intercepted instance: that of the nearest class, from the instance's own
+     * class up, that this extension bound. The instance's class is the bean class, or a subclass the container
+     * generated to intercept or decorate it.
      *
-     * @param type the class
-     * @return the problems; empty when every use is valid
+     * <p>Not through {@code @Intercepted Bean<?>}: a message-driven bean is not a CDI bean, so Weld injects
+     * {@code null} there (and logs WELD-001703 for every instance), and message-driven beans are the main use.
+     *
+     * @param type   the class of the intercepted instance
+     * @param method the intercepted method
+     * @return the binding, or {@code null} when {@code @Inbox} does not apply to that method of that class
      */
-    public static List<String> problems(Class<?> type) {
-        List<String> found = new ArrayList<>();
-        for (Method method : boundMethods(type)) {
-            found.addAll(InboxBinding.problems(type, method));
-        }
-        return found;
-    }
-
-    private static Map<String, String> namedScopes(Class<?> type) {
-        Map<String, String> named = new LinkedHashMap<>();
-        for (Method method : boundMethods(type)) {
-            String scope = InboxBinding.annotation(type, method).scope();
-            if (!scope.isEmpty()) {
-                named.putIfAbsent(scope, "@Inbox on " + type.getName() + '.' + method.getName());
-            }
-        }
-        return named;
-    }
-
-    /**
-     * The methods {@code @Inbox} applies to in a class: each annotated method, or each public method when the class
-     * itself is annotated; none in interfaces, abstract classes and interceptors.
-     */
-    private static List<Method> boundMethods(Class<?> type) {
-        List<Method> bound = new ArrayList<>();
-        if (type.isInterface() || Modifier.isAbstract(type.getModifiers())
-                || type.isAnnotationPresent(Interceptor.class)) {
-            // Interceptors carry the binding to say what they intercept, not to be intercepted.
-            return bound;
-        }
-        boolean classLevel = type.isAnnotationPresent(Inbox.class);
-        for (Method method : interceptedMethods(type)) {
-            if (classLevel || method.isAnnotationPresent(Inbox.class)) {
-                bound.add(method);
-            }
-        }
-        return bound;
-    }
-
-    /** Public and annotated instance methods of the class and its superclasses, overrides counted once. */
-    private static Iterable<Method> interceptedMethods(Class<?> type) {
-        Map<String, Method> methods = new LinkedHashMap<>();
+    InboxBinding binding(Class<?> type, Method method) {
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Method method : c.getDeclaredMethods()) {
-                int modifiers = method.getModifiers();
-                boolean candidate = !Modifier.isStatic(modifiers) && !method.isSynthetic() && !method.isBridge()
-                        && (Modifier.isPublic(modifiers) || method.isAnnotationPresent(Inbox.class));
-                if (candidate) {
-                    methods.putIfAbsent(method.getName() + java.util.Arrays.toString(method.getParameterTypes()),
-                            method);
+            Map<Method, InboxBinding> methods = bindings.get(c);
+            if (methods != null) {
+                return binding(methods, method);
+            }
+        }
+        return null;
+    }
+
+    private static InboxBinding binding(Map<Method, InboxBinding> methods, Method method) {
+        InboxBinding binding = methods.get(method);
+        if (binding == null) {
+            // The container may name the method by an interface that declares it (MessageListener.onMessage).
+            for (Map.Entry<Method, InboxBinding> entry : methods.entrySet()) {
+                if (sameSignature(entry.getKey(), method)) {
+                    return entry.getValue();
                 }
             }
         }
-        return methods.values();
+        return binding;
+    }
+
+    /**
+     * Returns the scopes of the deployment's {@code @Inbox} methods, named or defaulted to the bean class's name.
+     *
+     * @return each scope, with the first method that uses it
+     */
+    Map<String, String> scopes() {
+        Map<String, String> scopes = new LinkedHashMap<>();
+        for (Map<Method, InboxBinding> methods : bindings.values()) {
+            for (InboxBinding binding : methods.values()) {
+                scopes.putIfAbsent(binding.scope(), "@Inbox on " + binding.description());
+            }
+        }
+        return scopes;
+    }
+
+    /** The {@code @Inbox} among the annotations, directly or through a stereotype; {@code null} when none. */
+    private static Inbox inbox(Collection<Annotation> annotations, BeanManager beans) {
+        for (Annotation annotation : annotations) {
+            if (annotation instanceof Inbox inbox) {
+                return inbox;
+            }
+        }
+        for (Annotation annotation : annotations) {
+            if (beans.isStereotype(annotation.annotationType())) {
+                Inbox inherited = inbox(beans.getStereotypeDefinition(annotation.annotationType()), beans);
+                if (inherited != null) {
+                    return inherited;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameSignature(Method a, Method b) {
+        return a.getName().equals(b.getName()) && java.util.Arrays.equals(a.getParameterTypes(), b.getParameterTypes());
     }
 }

@@ -2,9 +2,11 @@ package io.github.txinbox.internal;
 
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxEvent;
+import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.MessageIdResolver;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
@@ -19,10 +21,7 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,13 +38,14 @@ import java.util.logging.Logger;
 @Priority(Interceptor.Priority.LIBRARY_BEFORE + 100)
 public class InboxInterceptor {
 
-    private static final Logger LOG = Logger.getLogger(InboxInterceptor.class.getName());
+    /** The inbox's decisions are logged under the name of the annotation, which users know. */
+    private static final Logger LOG = Logger.getLogger(Inbox.class.getName());
 
-    /** Bindings by bean class and method; computed once each. */
-    private static final ConcurrentMap<Target, InboxBinding> BINDINGS = new ConcurrentHashMap<>();
+    @Inject
+    private InboxExtension extension;
 
-    private record Target(Class<?> beanClass, Method method) {
-    }
+    @Inject
+    private InboxSettings settings;
 
     @Inject
     private InboxRepository repository;
@@ -60,9 +60,6 @@ public class InboxInterceptor {
     @Inject
     private Event<InboxEvent> events;
 
-    @Inject
-    private Configuration configuration;
-
     /**
      * Claims the message, then invokes the method or skips it, and settles the transaction's fate by the result.
      *
@@ -73,9 +70,12 @@ public class InboxInterceptor {
     @AroundInvoke
     public Object apply(InvocationContext invocation) throws Exception {
         long start = System.nanoTime();
-        Class<?> beanClass = beanClass(invocation.getTarget());
-        InboxBinding binding = BINDINGS.computeIfAbsent(new Target(beanClass, invocation.getMethod()),
-                target -> InboxBinding.of(target.beanClass(), target.method(), configuration.settings().defaultKey()));
+        InboxBinding binding = extension.binding(invocation.getTarget().getClass(), invocation.getMethod());
+        if (binding == null) {
+            throw new IllegalStateException("@Inbox intercepted " + invocation.getTarget().getClass().getName()
+                    + "." + invocation.getMethod().getName() + ", which it has no binding for: the class was not "
+                    + "discovered in a bean archive of this application");
+        }
 
         int status = transactions.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
@@ -87,11 +87,12 @@ public class InboxInterceptor {
             messageId = messageId(binding, invocation);
         } catch (MissingMessageIdException e) {
             markRollbackOnly(e);
-            notify(binding, null, InboxEvent.Outcome.MISSING_ID, e.getMessage(), start);
+            notify(binding, null, InboxOutcome.MISSING_ID, e.getMessage(), start);
             throw e;
         } catch (Exception | Error e) {
+            // Reading the id failed (a JMSException, a resolver's bug): not a message without an id.
             markRollbackOnly(e);
-            notify(binding, null, InboxEvent.Outcome.MISSING_ID, failure(e), start);
+            notify(binding, null, InboxOutcome.FAILURE, failure(e), start);
             throw e;
         }
         boolean claimed;
@@ -100,7 +101,7 @@ public class InboxInterceptor {
         } catch (RuntimeException e) {
             markRollbackOnly(e);
             if (!SqlStates.isTransactionConflict(e)) {
-                notify(binding, messageId, InboxEvent.Outcome.FAILURE, failure(e), start);
+                notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
                 throw e;
             }
             // Under REPEATABLE READ or SERIALIZABLE, a concurrent transaction committed this marker after our
@@ -112,7 +113,7 @@ public class InboxInterceptor {
         if (!claimed) {
             LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
                     + binding.description() + " not invoked");
-            notify(binding, messageId, InboxEvent.Outcome.DUPLICATE, null, start);
+            notify(binding, messageId, InboxOutcome.DUPLICATE, null, start);
             return binding.returnsInboxResult() ? InboxResult.duplicate() : null;
         }
 
@@ -123,7 +124,7 @@ public class InboxInterceptor {
             return retry(binding, messageId, e, start);
         } catch (Exception | Error e) {
             markRollbackOnly(e);
-            notify(binding, messageId, InboxEvent.Outcome.FAILURE, failure(e), start);
+            notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
             throw e;
         }
 
@@ -135,12 +136,12 @@ public class InboxInterceptor {
             case SKIPPED -> {
                 LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
                         + binding.description() + ": " + outcome.reason());
-                notify(binding, messageId, InboxEvent.Outcome.SKIPPED, outcome.reason(), start);
+                notify(binding, messageId, InboxOutcome.SKIPPED, outcome.reason(), start);
             }
             default -> {
                 LOG.fine(() -> "Processed " + messageId + " in scope " + binding.scope() + " by "
                         + binding.description());
-                notify(binding, messageId, InboxEvent.Outcome.PROCESSED, null, start);
+                notify(binding, messageId, InboxOutcome.PROCESSED, null, start);
             }
         }
         return result;
@@ -161,10 +162,11 @@ public class InboxInterceptor {
                 id = null;
                 source = "the message parameter is null";
             } else {
-                id = JmsMessageIds.read(message, binding.key());
-                source = binding.key().isEmpty()
+                String key = binding.keyGiven(settings.defaultKey());
+                id = JmsMessageIds.read(message, key);
+                source = key.isEmpty()
                         ? "the message has no JMSMessageID"
-                        : "the JMS property '" + binding.key() + "' is missing or blank";
+                        : "the JMS property '" + key + "' is missing or blank";
             }
         }
         if (id == null || id.isBlank()) {
@@ -184,7 +186,7 @@ public class InboxInterceptor {
         String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
         LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
                 + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
-        notify(binding, messageId, InboxEvent.Outcome.RETRY, reason, start);
+        notify(binding, messageId, InboxOutcome.RETRY, reason, start);
         if (binding.rethrowRetry()) {
             throw retry;
         }
@@ -195,7 +197,7 @@ public class InboxInterceptor {
      * Fires the call's {@link InboxEvent} to the application's synchronous observers. An observer's exception must
      * not turn the inbox's decision into another, so it is logged and dropped.
      */
-    private void notify(InboxBinding binding, String messageId, InboxEvent.Outcome outcome, String reason,
+    private void notify(InboxBinding binding, String messageId, InboxOutcome outcome, String reason,
             long start) {
         InboxEvent event = new InboxEvent(binding.scope(), messageId, outcome, reason,
                 Duration.ofNanos(Math.max(0, System.nanoTime() - start)), binding.description());
@@ -217,19 +219,5 @@ public class InboxInterceptor {
             // The transaction already ended (a timeout rolled it back): nothing left to mark.
             cause.addSuppressed(e);
         }
-    }
-
-    /** The bean's own class behind any subclass a container generated to intercept or proxy it. */
-    static Class<?> beanClass(Object target) {
-        Class<?> type = target.getClass();
-        while (isGenerated(type) && type.getSuperclass() != null && type.getSuperclass() != Object.class) {
-            type = type.getSuperclass();
-        }
-        return type;
-    }
-
-    private static boolean isGenerated(Class<?> type) {
-        String name = type.getName();
-        return type.isSynthetic() || name.contains("$$") || name.contains("$Proxy$");
     }
 }

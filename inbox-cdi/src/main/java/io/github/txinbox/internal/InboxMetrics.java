@@ -1,6 +1,7 @@
 package io.github.txinbox.internal;
 
 import io.github.txinbox.InboxEvent;
+import io.github.txinbox.InboxOutcome;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -19,22 +20,23 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Counts the inbox's decisions and times them in the application's MicroProfile Metrics registry, from the
- * {@link InboxEvent}s. Not discovered: {@link InboxExtension} adds it as an application-scoped bean where the
- * MicroProfile Metrics API is present, so that nothing else in the library depends on it.
+ * {@link InboxEvent}s, under the names and tags the README lists, which are kept stable. Not discovered:
+ * {@link InboxExtension} adds it as an application-scoped bean where the MicroProfile Metrics API is present, so that
+ * nothing else in the library depends on it.
  */
 public class InboxMetrics {
 
     /** The counter of decisions, tagged {@value #SCOPE_TAG} and {@value #OUTCOME_TAG}. */
-    public static final String MESSAGES = "txinbox.messages";
+    static final String MESSAGES = "txinbox.messages";
 
     /** The timer of calls, from the interceptor's start to its decision, the handler included; same tags. */
-    public static final String DURATION = "txinbox.duration";
+    static final String DURATION = "txinbox.duration";
 
     /** The tag holding the deduplication scope. */
-    public static final String SCOPE_TAG = "scope";
+    static final String SCOPE_TAG = "scope";
 
     /** The tag holding the outcome, in lower case: processed, skipped, retry, duplicate, failure, missing_id. */
-    public static final String OUTCOME_TAG = "outcome";
+    static final String OUTCOME_TAG = "outcome";
 
     private static final Logger LOG = Logger.getLogger(InboxMetrics.class.getName());
 
@@ -45,7 +47,7 @@ public class InboxMetrics {
             .withDescription("Time from the inbox's claim to its decision, the handler included, by scope and outcome")
             .withUnit(MetricUnits.NANOSECONDS).build();
 
-    private record Key(String scope, InboxEvent.Outcome outcome) {
+    private record Key(String scope, InboxOutcome outcome) {
     }
 
     private record Instruments(Counter messages, Timer duration) {

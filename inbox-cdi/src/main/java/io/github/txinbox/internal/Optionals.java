@@ -16,7 +16,7 @@ import java.util.function.Function;
  * Finds the optional MicroProfile APIs. The classes that use them ({@link MicroProfileConfig}, {@link InboxMetrics})
  * are loaded only after a check here found the API, so the library also deploys on servers without them.
  */
-public final class Optionals {
+final class Optionals {
 
     static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
     static final String METRIC_REGISTRY = "org.eclipse.microprofile.metrics.MetricRegistry";

@@ -6,13 +6,13 @@ import java.sql.SQLException;
  * Tells SQL errors apart by SQLSTATE, found in an exception's cause chain (JPA providers wrap the driver's
  * {@link SQLException}); never by message text, which varies by version and locale.
  */
-public final class SqlStates {
+final class SqlStates {
 
     /** {@code serialization_failure}: under REPEATABLE READ or SERIALIZABLE, a concurrent transaction won. */
-    public static final String SERIALIZATION_FAILURE = "40001";
+    static final String SERIALIZATION_FAILURE = "40001";
 
     /** {@code deadlock_detected}: PostgreSQL aborted this transaction to break a deadlock. */
-    public static final String DEADLOCK_DETECTED = "40P01";
+    static final String DEADLOCK_DETECTED = "40P01";
 
     private SqlStates() {
     }
@@ -24,7 +24,7 @@ public final class SqlStates {
      * @param thrown the exception
      * @return the SQLSTATE, or {@code null} when the chain holds none
      */
-    public static String of(Throwable thrown) {
+    static String of(Throwable thrown) {
         int depth = 0;
         for (Throwable t = thrown; t != null && depth < 32; t = t.getCause(), depth++) {
             if (t instanceof SQLException sql) {
@@ -45,7 +45,7 @@ public final class SqlStates {
      * @param thrown the exception
      * @return whether to retry
      */
-    public static boolean isTransactionConflict(Throwable thrown) {
+    static boolean isTransactionConflict(Throwable thrown) {
         String state = of(thrown);
         return SERIALIZATION_FAILURE.equals(state) || DEADLOCK_DETECTED.equals(state);
     }

@@ -1,22 +1,30 @@
 package io.github.txinbox.internal;
 
 import io.github.txinbox.InboxConfigurationException;
+import io.github.txinbox.InboxLimits;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Checks the library's set-up when the application starts, so that a mistake fails the deployment instead of the
- * first message: the settings (a bad value, a configured table that contradicts the produced one, a scope named in
- * {@code @Inbox} longer than the configured limit), then the table, which must exist with the expected columns and
- * primary key (the error shows the DDL to run). The table check is off with
- * {@value Settings#TABLE_CHECK}{@code =false}, for a table that a migration creates later in the start-up. When the table check itself cannot run (no database
- * yet, say), it logs why and lets the application start.
+ * first message: the settings (a bad value, a configured table that contradicts the produced one, an
+ * {@code @Inbox} scope longer than the configured limit), then the table, which must exist with the expected columns
+ * and primary key (the error shows the DDL to run). The table check is off with
+ * {@value InboxSettings#TABLE_CHECK}{@code =false}, for a table that a migration creates later in the start-up. When
+ * the table check itself cannot run (no database yet, say), it logs why and lets the application start.
+ *
+ * <p>In an EAR with the library in {@code lib/}, Payara fires the start-up event at the level of the EAR, where the
+ * library's beans get no resources injected; the table is then checked when the first web module starts
+ * ({@link WebStartupCheck}). It is checked once.
  */
 @ApplicationScoped
 public class StartupCheck {
@@ -30,24 +38,54 @@ public class StartupCheck {
     private InboxExtension extension;
 
     @Inject
-    private TableVerifier verifier;
+    private Instance<TableVerifier> verifiers;
+
+    private final AtomicBoolean tableChecked = new AtomicBoolean();
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        Settings settings = configuration.settings();
-        // Resolved now for its checks: a configured table that contradicts the produced one fails the start.
-        configuration.table();
-        for (Map.Entry<String, String> scope : extension.namedScopes().entrySet()) {
+        // Resolved now for their checks: a bad value, or a configured table that contradicts the produced one, fails
+        // the start.
+        InboxSettings settings = configuration.settings();
+        for (Map.Entry<String, String> scope : extension.scopes().entrySet()) {
             try {
-                Keys.require("scope", scope.getKey(), settings.maxScopeBytes());
+                InboxLimits.requireKey("scope", scope.getKey(), settings.maxScopeBytes());
             } catch (IllegalArgumentException e) {
-                throw new InboxConfigurationException(Settings.SCOPE_BYTES + "=" + settings.maxScopeBytes()
+                throw new InboxConfigurationException(InboxSettings.SCOPE_BYTES + "=" + settings.maxScopeBytes()
                         + " is too small for the scope of " + scope.getValue() + ": " + e.getMessage());
             }
         }
-        if (!settings.tableCheck()) {
-            LOG.info(() -> "The inbox table is not checked at start-up: " + Settings.TABLE_CHECK + "=false");
+        checkTable();
+    }
+
+    /**
+     * Checks the table, unless it was checked before or the check is off; does nothing where the container injects
+     * the check no resources (it is then left to the next call, from {@link WebStartupCheck}).
+     *
+     * @throws InboxTableException when the table is missing or differs
+     */
+    public void checkTable() {
+        if (tableChecked.get()) {
             return;
         }
+        InboxSettings settings = configuration.settings();
+        if (!settings.tableCheck()) {
+            tableChecked.set(true);
+            LOG.info(() -> "The inbox table is not checked at start-up: " + InboxSettings.TABLE_CHECK + "=false");
+            return;
+        }
+        try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
+            TableVerifier verifier = handle.get();
+            if (!verifier.injected()) {
+                LOG.fine("No component environment here; the inbox table is checked when a web module starts");
+                return;
+            }
+            if (tableChecked.compareAndSet(false, true)) {
+                check(verifier);
+            }
+        }
+    }
+
+    private static void check(TableVerifier verifier) {
         try {
             verifier.verify();
         } catch (RuntimeException e) {
@@ -56,7 +94,7 @@ public class StartupCheck {
                 throw unfit;
             }
             LOG.log(Level.WARNING, e, () -> "Could not check the inbox table at start-up; the first message will "
-                    + "tell. Set " + Settings.TABLE_CHECK + "=false to skip the check");
+                    + "tell. Set " + InboxSettings.TABLE_CHECK + "=false to skip the check");
             return;
         }
         LOG.fine(() -> "The inbox table " + verifier.table() + " is fit");

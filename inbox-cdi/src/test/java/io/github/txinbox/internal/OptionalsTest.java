@@ -97,8 +97,8 @@ class OptionalsTest {
     void theCoreClassesLinkWithoutMicroProfile() throws Exception {
         ClassLoader loader = new WithoutMicroProfile();
         for (Class<?> type : List.of(InboxInterceptor.class, InboxExtension.class, StartupCheck.class,
-                Configuration.class, Settings.class, Optionals.class, TableVerifier.class,
-                io.github.txinbox.InboxRepository.class)) {
+                Configuration.class, SettingsReader.class, Optionals.class, TableVerifier.class,
+                io.github.txinbox.InboxRepository.class, io.github.txinbox.InboxSettings.class)) {
             Class<?> loaded = loader.loadClass(type.getName());
             assertNotEquals(type, loaded, "loaded by the hiding class loader");
             // Resolves every type in the fields' and methods' signatures.

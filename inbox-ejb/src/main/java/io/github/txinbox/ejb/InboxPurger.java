@@ -1,8 +1,8 @@
 package io.github.txinbox.ejb;
 
 import io.github.txinbox.DeletedBatch;
+import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
-import io.github.txinbox.internal.Arguments;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
@@ -55,9 +55,6 @@ public class InboxPurger {
 
     private static final Logger LOG = Logger.getLogger(InboxPurger.class.getName());
 
-    /** The largest batch size accepted: {@value}. */
-    public static final int MAX_BATCH_SIZE = InboxRepository.MAX_BATCH_SIZE;
-
     @Inject
     private InboxRepository inbox;
 
@@ -74,23 +71,23 @@ public class InboxPurger {
      * batches committed before a failure stay deleted.
      *
      * @param retention how long markers are kept; at least one microsecond, at most
-     *                  {@link InboxRepository#MAX_RETENTION}
-     * @param batchSize the most markers one transaction deletes, from 1 to {@value #MAX_BATCH_SIZE}
+     *                  {@link InboxLimits#MAX_RETENTION}
+     * @param batchSize the most markers one transaction deletes, from 1 to {@value InboxLimits#MAX_BATCH_SIZE}
      * @return how many markers this call deleted
      * @throws InvalidPurgeArgumentException when the retention or batch size is out of range
      * @throws jakarta.ejb.EJBException      when a batch fails; the batches before it stay committed
      */
     public long purgeExpired(Duration retention, int batchSize) {
         try {
-            Arguments.requireRetention(retention);
-            Arguments.requireBatchSize("batchSize", batchSize);
+            InboxLimits.requireRetention(retention);
+            InboxLimits.requireBatchSize("batchSize", batchSize);
         } catch (IllegalArgumentException e) {
             throw new InvalidPurgeArgumentException(e);
         }
         Instant cutoff = inTransaction(() -> inbox.cleanupCutoff(retention));
         long total = 0;
         int batchCount = 0;
-        Instant from = InboxRepository.EARLIEST;
+        Instant from = InboxLimits.EARLIEST;
         DeletedBatch batch;
         do {
             Instant start = from;

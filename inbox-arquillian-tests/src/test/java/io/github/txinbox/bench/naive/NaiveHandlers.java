@@ -1,7 +1,7 @@
 package io.github.txinbox.bench.naive;
 
 import io.github.txinbox.InboxRepository;
-import io.github.txinbox.internal.SqlStates;
+import io.github.txinbox.it.app.SqlErrors;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -96,7 +96,7 @@ public class NaiveHandlers {
             try {
                 entityManager.createNativeQuery("SELECT 1").getSingleResult();
             } catch (PersistenceException next) {
-                if ("25P02".equals(SqlStates.of(next))) {
+                if ("25P02".equals(SqlErrors.sqlState(next))) {
                     return Decision.DUPLICATE_POISONED;
                 }
                 throw next;

@@ -1,0 +1,73 @@
+package io.github.txinbox;
+
+import java.util.regex.Pattern;
+
+/**
+ * The settings the inbox runs with in an application: read once when the application starts, from MicroProfile
+ * Config where the server has it (which includes system properties and environment variables), else from system
+ * properties, and checked as a whole. A bad value fails the application's start with an
+ * {@link InboxConfigurationException} naming the property. The names of the properties are the constants of this
+ * class; inject {@code InboxSettings} to see the values in effect.
+ *
+ * @param table             the inbox table: the {@link InboxTable} the application produces, else the one named by
+ *                          {@value #TABLE}, else {@link InboxTable#DEFAULT}
+ * @param tableCheck        whether the table is checked when the application starts ({@value #TABLE_CHECK}, default
+ *                          {@code true})
+ * @param defaultKey        the JMS property holding the message id when {@code @Inbox} names none ({@value #KEY});
+ *                          empty, the default, for the {@code JMSMessageID}
+ * @param maxScopeBytes     the longest scope accepted, in UTF-8 bytes ({@value #SCOPE_BYTES}, default
+ *                          {@value InboxLimits#MAX_SCOPE_BYTES})
+ * @param maxMessageIdBytes the longest message id accepted, in UTF-8 bytes ({@value #MESSAGE_ID_BYTES}, default
+ *                          {@value InboxLimits#MAX_MESSAGE_ID_BYTES})
+ */
+public record InboxSettings(InboxTable table, boolean tableCheck, String defaultKey, int maxScopeBytes,
+        int maxMessageIdBytes) {
+
+    /** The table, written as in SQL without quotes: {@code inbox} or {@code schema.table}. */
+    public static final String TABLE = "txinbox.table";
+
+    /** Whether the table is checked when the application starts: {@code true} or {@code false}. */
+    public static final String TABLE_CHECK = "txinbox.table.check";
+
+    /** The JMS property holding the message id for every {@code @Inbox} that names no key. */
+    public static final String KEY = "txinbox.key";
+
+    /** The longest scope accepted, in UTF-8 bytes, from 1 to {@value InboxLimits#MAX_SCOPE_BYTES}. */
+    public static final String SCOPE_BYTES = "txinbox.limits.scope-bytes";
+
+    /** The longest message id accepted, in UTF-8 bytes, from 1 to {@value InboxLimits#MESSAGE_ID_BYTES_CEILING}. */
+    public static final String MESSAGE_ID_BYTES = "txinbox.limits.message-id-bytes";
+
+    /** The settings when nothing is configured. */
+    public static final InboxSettings DEFAULTS = new InboxSettings(InboxTable.DEFAULT, true, "",
+            InboxLimits.MAX_SCOPE_BYTES, InboxLimits.MAX_MESSAGE_ID_BYTES);
+
+    // A JMS property name is a Java identifier (JMS 3.1, section 3.5.1), ASCII here.
+    private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
+
+    /**
+     * Checks the settings; a {@code null} or {@link Inbox#JMS_MESSAGE_ID} key becomes empty.
+     *
+     * @throws InboxConfigurationException when the table is missing, a limit is out of its range, or the key is not
+     *                                     a JMS property name
+     */
+    public InboxSettings {
+        if (table == null) {
+            throw new InboxConfigurationException("The inbox table must not be null");
+        }
+        requireRange(SCOPE_BYTES, maxScopeBytes, InboxLimits.MAX_SCOPE_BYTES);
+        requireRange(MESSAGE_ID_BYTES, maxMessageIdBytes, InboxLimits.MESSAGE_ID_BYTES_CEILING);
+        defaultKey = defaultKey == null || defaultKey.equals(Inbox.JMS_MESSAGE_ID) ? "" : defaultKey;
+        if (!defaultKey.isEmpty() && !PROPERTY_NAME.matcher(defaultKey).matches()) {
+            throw new InboxConfigurationException(KEY + "=" + defaultKey + " is not valid: a JMS property name is "
+                    + "a Java identifier (letters, digits, '_' or '$', not starting with a digit)");
+        }
+    }
+
+    private static void requireRange(String property, int value, int ceiling) {
+        if (value < 1 || value > ceiling) {
+            throw new InboxConfigurationException(property + "=" + value + " is not valid: it must lie between 1 and "
+                    + ceiling);
+        }
+    }
+}
