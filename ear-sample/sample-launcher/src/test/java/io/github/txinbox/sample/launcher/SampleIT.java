@@ -97,6 +97,23 @@ class SampleIT {
         }
     }
 
+    /**
+     * The start-up check runs in the sample's EAR, with the library in {@code lib/}: an inbox table that does not exist
+     * (named through MicroProfile Config's environment variable for {@code txinbox.table}) fails the deployment with
+     * the DDL to run, and the launcher stops what it started.
+     */
+    @Test
+    void aMissingInboxTableFailsTheDeploymentWithTheDdlToRun() throws Exception {
+        try (Run run = Run.start(Map.of("TXINBOX_TABLE", "txinbox_missing"))) {
+            assertEquals(2, run.awaitExit());
+            String output = run.output();
+            assertTrue(output.contains("The sample could not run: asadmin deploy failed"), output);
+            assertTrue(output.contains("The inbox table \"txinbox_missing\" will not do: it does not exist. "
+                    + "Create it with:\nCREATE TABLE IF NOT EXISTS \"txinbox_missing\" ("), output);
+            assertTrue(output.contains("Stopping PostgreSQL... done"), output);
+        }
+    }
+
     /** XA against a stock PostgreSQL cannot work: the launcher says so before it starts the server. */
     @Test
     void xaAgainstStockPostgresIsRefusedWithTheReason() throws Exception {
@@ -181,6 +198,7 @@ class SampleIT {
         }
         String log = Files.readString(TARGET.resolve("sample-run/domains/sample/logs/server.log"));
         assertFalse(log.contains("Connection refused"), "the server lost its database before it stopped");
+        assertFalse(log.contains("Could not check the inbox table at start-up"), "the start-up check did not run");
     }
 
     private static boolean reachable(int port) {
