@@ -58,6 +58,16 @@ record InboxBinding(String description, String scope, String key, Class<? extend
         if (!problems.isEmpty()) {
             throw new InboxDefinitionException(String.join("; ", problems));
         }
+        return ofValid(site);
+    }
+
+    /**
+     * Builds the binding of a site whose {@link #problems} were found empty.
+     *
+     * @param site where {@code @Inbox} applies, checked
+     * @return the binding
+     */
+    static InboxBinding ofValid(Site site) {
         Inbox inbox = site.inbox();
         Class<? extends MessageIdResolver> resolver =
                 inbox.resolver() == MessageIdResolver.class ? null : inbox.resolver();

@@ -104,7 +104,7 @@ public class InboxExtension implements Extension {
                     type.getAnnotations());
             List<String> wrong = InboxBinding.problems(site);
             if (wrong.isEmpty()) {
-                methods.put(javaMethod, InboxBinding.of(site));
+                methods.put(javaMethod, InboxBinding.ofValid(site));
             } else {
                 problems.addAll(wrong);
             }
