@@ -193,7 +193,7 @@ public class InboxRepository {
      * Checks that the table exists with what the inbox needs: the columns {@code scope} and {@code message_id}
      * ({@code text}) and {@code processed_at} ({@code timestamptz}), all {@code NOT NULL}, and the primary key
      * {@code (scope, message_id)}. Other columns and indexes are allowed. The library calls it when the application
-     * starts (see the README); call it yourself for a health check.
+     * starts (see docs/settings.md); call it yourself for a health check.
      *
      * @throws InboxTableException          when the table is missing or differs, naming the table, what differs and
      *                                      the DDL that creates it

@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A transaction whose broker branch was prepared when the broker stopped cannot be completed by the server (its
  * connection is gone, and Payara does not recover a message-driven bean's branch), so the broker keeps that branch,
- * and its message, after the restart. The test does what the README tells an operator to do: a branch that stays
+ * and its message, after the restart. The test does what docs/guarantees.md tells an operator to do: a branch that stays
  * prepared for {@value #IN_DOUBT_SECONDS} s is rolled back, whatever became of the database's side, because the
  * inbox recognises the redelivery when the database's side had committed.
  */
-@Tag("payara7-unsettled") // left out of the ee11 leg: see the README's compatibility table
+@Tag("payara7-unsettled") // left out of the ee11 leg: see docs/compatibility.md
 class BrokerRestartIT {
 
     private static final int ORDERS = 40;

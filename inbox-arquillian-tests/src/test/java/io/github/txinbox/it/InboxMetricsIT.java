@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every decision of the interceptor is counted and timed in the application's MicroProfile Metrics registry, under
- * the names the README documents, and published at Payara's {@code /metrics} endpoint.
+ * the names docs/inbox.md documents, and published at Payara's {@code /metrics} endpoint.
  */
 @ExtendWith(ArquillianExtension.class)
 class InboxMetricsIT {

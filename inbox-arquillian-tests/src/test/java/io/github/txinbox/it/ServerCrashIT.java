@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * the same transaction log. Runs Payara Micro by hand ({@link CrashServer}) with an XA datasource; NonXaServerCrashIT
  * does the same with a plain one.
  */
-@Tag("payara7-unsettled") // left out of the ee11 leg: see the README's compatibility table
+@Tag("payara7-unsettled") // left out of the ee11 leg: see docs/compatibility.md
 @Tag("xa") // the XA set-up; NonXaServerCrashIT kills the non-XA one
 class ServerCrashIT {
 
@@ -137,7 +137,7 @@ class ServerCrashIT {
             assertEquals(1, crashQueue().getDeliveringCount(), "the message is still held");
             assertEquals(1, CrashServer.handlerCalls(orderId), "the message was not redelivered");
 
-            // What the operator does (README, "Recovery after a crash"): roll the broker's branch back, whatever
+            // What the operator does (docs/guarantees.md, "Recovery after a crash"): roll the broker's branch back, whatever
             // became of the database's; the inbox recognises the redelivery if the database's had committed.
             ActiveMQServerControl control = ArtemisSession.server().getActiveMQServerControl();
             String[] prepared = control.listPreparedTransactions();

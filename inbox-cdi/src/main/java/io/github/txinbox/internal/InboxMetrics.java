@@ -20,7 +20,7 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Counts the inbox's decisions and times them in the application's MicroProfile Metrics registry, from the
- * {@link InboxEvent}s, under the names and tags the README lists, which are kept stable. Not discovered:
+ * {@link InboxEvent}s, under the names and tags docs/inbox.md lists, which are kept stable. Not discovered:
  * {@link InboxExtension} adds it as an application-scoped bean where the MicroProfile Metrics API is present, so that
  * nothing else in the library depends on it.
  */

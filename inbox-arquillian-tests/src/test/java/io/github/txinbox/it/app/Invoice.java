@@ -10,7 +10,7 @@ import java.util.UUID;
 @Table(name = "invoice")
 public class Invoice {
 
-    /** A random UUID as text: EclipseLink 4 binds {@code java.util.UUID} as bytea (see the README). */
+    /** A random UUID as text: EclipseLink 4 binds {@code java.util.UUID} as bytea (see docs/compatibility.md). */
     @Id
     private String id;
 
