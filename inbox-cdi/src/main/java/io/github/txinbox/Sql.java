@@ -41,7 +41,9 @@ final class Sql {
     /**
      * Deletes at most ?3 markers with {@code processed_at} from ?1 (inclusive) to ?2 (exclusive), both ISO-8601 texts
      * in UTC, skipping rows that other transactions hold locked. The inner select locks the rows it picks, so their
-     * ctids stay valid for the outer delete; {@code = ANY (ARRAY(...))} lets the planner fetch them by TID. Oldest
+     * ctids stay valid for the outer delete; {@code = ANY (ARRAY(...))} lets the planner fetch them by TID. The outer
+     * delete repeats the range because a ctid is unique only within one table: on a partitioned table, a picked
+     * ctid also names rows of the other partitions, and only the expired ones among them may go. Oldest
      * first, along the {@code processed_at} index, so that a batch reads only the rows it deletes; the lower bound
      * lets the next batch start its index scan where this one stopped, instead of stepping again over the index
      * entries of the rows already deleted, which stay in the index until VACUUM. Returns one text value, which every
@@ -57,6 +59,7 @@ final class Sql {
                     ORDER BY processed_at
                     LIMIT ?3
                     FOR UPDATE SKIP LOCKED))
+                AND processed_at >= CAST(?1 AS timestamptz) AND processed_at < CAST(?2 AS timestamptz)
                 RETURNING processed_at)
             SELECT count(*) || '/'
                 || coalesce(CAST(CAST(extract(epoch FROM max(processed_at)) * 1000000 AS bigint) AS text), '')

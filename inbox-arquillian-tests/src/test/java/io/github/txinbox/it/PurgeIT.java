@@ -239,7 +239,9 @@ class PurgeIT {
         Instant cutoff = Instant.now().minus(Duration.ofMinutes(19_500));
         assertEquals(100, (int) Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(cutoff, 100)));
 
-        // The statement exactly as the repository issued it, explained with the same parameters.
+        // The statement exactly as the repository issued it, explained with the same parameters: Hibernate gives each
+        // use of ?1 and ?2 a placeholder of its own, and the statement names the range twice (from, cutoff, limit,
+        // then from and cutoff again).
         String sql = RecordedSql.last("WITH deleted AS (");
         StringBuilder plan = new StringBuilder();
         try (Connection connection = TestDatabase.connect()) {
@@ -247,7 +249,8 @@ class PurgeIT {
                 statement.execute("SET search_path TO " + TestDatabase.SCHEMA);
             }
             try (PreparedStatement explain = TestDatabase.prepare(connection, "EXPLAIN " + sql,
-                    InboxLimits.EARLIEST.toString(), cutoff.toString(), 100);
+                    InboxLimits.EARLIEST.toString(), cutoff.toString(), 100, InboxLimits.EARLIEST.toString(),
+                    cutoff.toString());
                     ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');

@@ -113,7 +113,16 @@ public final class PostgresSession implements LauncherSessionListener {
                 statement.execute("CREATE SCHEMA " + schema);
             }
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
-            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "markers")));
+            // CustomTableIT's table, hash-partitioned by the key as docs/scaling.md describes.
+            String markers = TestDatabase.CUSTOM_SCHEMA + ".markers";
+            statement.execute("CREATE TABLE " + markers + " (scope text COLLATE \"C\" NOT NULL, message_id text COLLATE "
+                    + "\"C\" NOT NULL, processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (scope, message_id)) "
+                    + "PARTITION BY HASH (scope, message_id)");
+            for (int partition = 0; partition < 4; partition++) {
+                statement.execute("CREATE TABLE " + markers + "_" + partition + " PARTITION OF " + markers
+                        + " FOR VALUES WITH (MODULUS 4, REMAINDER " + partition + ")");
+            }
+            statement.execute("CREATE INDEX markers_processed_at_idx ON " + markers + " (processed_at)");
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "configured")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id text PRIMARY KEY, text text)");
