@@ -27,12 +27,16 @@ import org.w3c.dom.NodeList;
  * Every Java, XML and Gradle snippet of the user docs (README.md, CONTRIBUTING.md, ear-sample/README.md, docs/) is a
  * region of a source in this module, named by a {@code <!-- snippet: File#region -->} line just above it, and must
  * read exactly as that region; the Java sources compile with the build, the XML sources parse, and the coordinates
- * they name are the published modules at this version.
+ * they name are the published modules at this version. A block of another language with such a line (the DDL, say)
+ * is checked the same way, against a region or, without {@code #region}, the whole file, which may also be one the
+ * library ships.
  */
 class DocsSnippetsTest {
 
     private static final Path ROOT = Path.of(System.getProperty("txinbox.docs.root", "..")).normalize();
     private static final Path SOURCES = ROOT.resolve("docs-examples/src/main");
+    /** The files the library ships, which a page may show whole. */
+    private static final Path SHIPPED = ROOT.resolve("inbox-cdi/src/main/resources");
     private static final String VERSION = System.getProperty("txinbox.version");
     /** The languages whose snippets must come from a source here. */
     private static final Set<String> CHECKED = Set.of("java", "xml", "kotlin", "groovy");
@@ -40,7 +44,7 @@ class DocsSnippetsTest {
     private static final Set<String> PUBLISHED = Set.of("inbox-bom", "inbox-cdi", "inbox-ejb");
 
     private static final Pattern FENCE = Pattern.compile("^( *)```(\\w*)\\s*$");
-    private static final Pattern MARKER = Pattern.compile("^ *<!-- snippet: ([\\w.-]+)#([\\w-]+) -->\\s*$");
+    private static final Pattern MARKER = Pattern.compile("^ *<!-- snippet: ([\\w.-]+)(?:#([\\w-]+))? -->\\s*$");
 
     /** A fenced block of a page: where it starts, its language, its marker (or null) and its lines. */
     private record Block(Path page, int line, String language, Matcher marker, List<String> lines) {
@@ -55,7 +59,7 @@ class DocsSnippetsTest {
         List<String> problems = new ArrayList<>();
         int checked = 0;
         for (Block block : blocks()) {
-            if (!CHECKED.contains(block.language())) {
+            if (block.marker() == null && !CHECKED.contains(block.language())) {
                 continue;
             }
             if (block.marker() == null) {
@@ -67,14 +71,16 @@ class DocsSnippetsTest {
             String region = block.marker().group(2);
             Path source = source(file);
             if (source == null) {
-                problems.add(block.where() + ": no source " + file + " under " + ROOT.relativize(SOURCES));
+                problems.add(block.where() + ": no source " + file + " under " + ROOT.relativize(SOURCES) + " or "
+                        + ROOT.relativize(SHIPPED));
                 continue;
             }
-            List<String> expected = region(Files.readAllLines(source), region);
+            List<String> lines = Files.readAllLines(source);
+            List<String> expected = region == null ? lines : region(lines, region);
             if (expected == null) {
                 problems.add(block.where() + ": " + file + " has no region " + region);
             } else if (!expected.equals(block.lines())) {
-                problems.add(block.where() + ": differs from " + file + "#" + region + "\n--- the page:\n"
+                problems.add(block.where() + ": differs from " + block.marker().group().strip() + "\n--- the page:\n"
                         + String.join("\n", block.lines()) + "\n--- the source:\n" + String.join("\n", expected));
             }
             checked++;
@@ -189,9 +195,15 @@ class DocsSnippetsTest {
     }
 
     private static Path source(String file) throws IOException {
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            return files.filter(f -> f.getFileName().toString().equals(file)).findFirst().orElse(null);
+        for (Path root : List.of(SOURCES, SHIPPED)) {
+            try (Stream<Path> files = Files.walk(root)) {
+                Path found = files.filter(f -> f.getFileName().toString().equals(file)).findFirst().orElse(null);
+                if (found != null) {
+                    return found;
+                }
+            }
         }
+        return null;
     }
 
     /**
