@@ -13,7 +13,9 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Records processed messages in PostgreSQL, in the caller's JTA transaction.
@@ -207,6 +209,42 @@ public class InboxRepository {
             throw new InboxTableException("The inbox table " + table.quotedName() + " will not do: "
                     + String.join("; ", problems) + ". Create it with:\n" + InboxSchema.createTableSql(table));
         }
+    }
+
+    /**
+     * Lists the transactions prepared in this database ({@code pg_prepared_xacts}) for at least the given time, on the
+     * database clock, oldest first. An XA transaction's database branch is prepared for milliseconds; one that stays
+     * prepared was left in doubt by a crash, and until it is resolved it keeps its row locks, an inbox marker's
+     * included, so a redelivery of that message waits in its claim. The readiness check reports them where the
+     * server has MicroProfile Health (docs/guarantees.md); call it yourself to alert elsewhere. Without XA the inbox
+     * never prepares a transaction in the database.
+     *
+     * @param olderThan how long a transaction must have been prepared to be listed; zero lists them all
+     * @return the transactions, oldest first; empty when there are none
+     * @throws IllegalArgumentException     when {@code olderThan} is null, negative or above
+     *                                      {@link InboxLimits#MAX_RETENTION}
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     */
+    public List<PreparedTransaction> preparedTransactions(Duration olderThan) {
+        if (olderThan == null || olderThan.isNegative() || olderThan.compareTo(InboxLimits.MAX_RETENTION) > 0) {
+            throw new IllegalArgumentException("olderThan must lie between zero and " + InboxLimits.MAX_RETENTION
+                    + ", but is " + olderThan);
+        }
+        requireActiveTransaction("InboxRepository.preparedTransactions");
+        List<?> rows = nativeQuery(Sql.PREPARED_TRANSACTIONS)
+                .setParameter(1, TimeUnit.NANOSECONDS.toMicros(olderThan.toNanos()))
+                .getResultList();
+        List<PreparedTransaction> prepared = new ArrayList<>(rows.size());
+        for (Object row : rows) {
+            String text = (String) row;
+            int first = text.indexOf(' ');
+            int second = text.indexOf(' ', first + 1);
+            int ownerEnd = second + 1 + Integer.parseInt(text.substring(first + 1, second));
+            prepared.add(new PreparedTransaction(text.substring(ownerEnd),
+                    Instant.EPOCH.plus(Long.parseLong(text.substring(0, first)), ChronoUnit.MICROS),
+                    text.substring(second + 1, ownerEnd)));
+        }
+        return prepared;
     }
 
     /**

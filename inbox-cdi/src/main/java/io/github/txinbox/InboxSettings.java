@@ -1,5 +1,6 @@
 package io.github.txinbox;
 
+import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
@@ -19,9 +20,11 @@ import java.util.regex.Pattern;
  *                          {@value InboxLimits#MAX_SCOPE_BYTES})
  * @param maxMessageIdBytes the longest message id accepted, in UTF-8 bytes ({@value #MESSAGE_ID_BYTES}, default
  *                          {@value InboxLimits#MAX_MESSAGE_ID_BYTES})
+ * @param preparedTransactionAge how long a transaction may stay prepared in the database before the readiness check
+ *                          reports it ({@value #PREPARED_TRANSACTION_AGE}, an ISO-8601 duration; default 5 minutes)
  */
 public record InboxSettings(InboxTable table, boolean tableCheck, String defaultKey, int maxScopeBytes,
-        int maxMessageIdBytes) {
+        int maxMessageIdBytes, Duration preparedTransactionAge) {
 
     /** The table, written as in SQL without quotes: {@code inbox} or {@code schema.table}. */
     public static final String TABLE = "txinbox.table";
@@ -38,9 +41,15 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
     /** The longest message id accepted, in UTF-8 bytes, from 1 to {@value InboxLimits#MESSAGE_ID_BYTES_CEILING}. */
     public static final String MESSAGE_ID_BYTES = "txinbox.limits.message-id-bytes";
 
+    /**
+     * How long a transaction may stay prepared in the database before the readiness check (MicroProfile Health)
+     * reports it, as an ISO-8601 duration such as {@code PT5M}; from zero to {@link InboxLimits#MAX_RETENTION}.
+     */
+    public static final String PREPARED_TRANSACTION_AGE = "txinbox.health.prepared-transaction-age";
+
     /** The settings when nothing is configured. */
     public static final InboxSettings DEFAULTS = new InboxSettings(InboxTable.DEFAULT, true, "",
-            InboxLimits.MAX_SCOPE_BYTES, InboxLimits.MAX_MESSAGE_ID_BYTES);
+            InboxLimits.MAX_SCOPE_BYTES, InboxLimits.MAX_MESSAGE_ID_BYTES, Duration.ofMinutes(5));
 
     // A JMS property name is a Java identifier (JMS 3.1, section 3.5.1), ASCII here.
     private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
@@ -48,8 +57,9 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
     /**
      * Checks the settings; a {@code null} or {@link Inbox#JMS_MESSAGE_ID} key becomes empty.
      *
-     * @throws InboxConfigurationException when the table is missing, a limit is out of its range, or the key is not
-     *                                     a JMS property name
+     * @throws InboxConfigurationException when the table is missing, a limit is out of its range, the key is not
+     *                                     a JMS property name, or the prepared-transaction age is missing, negative
+     *                                     or above {@link InboxLimits#MAX_RETENTION}
      */
     public InboxSettings {
         if (table == null) {
@@ -57,6 +67,11 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
         }
         requireRange(SCOPE_BYTES, maxScopeBytes, InboxLimits.MAX_SCOPE_BYTES);
         requireRange(MESSAGE_ID_BYTES, maxMessageIdBytes, InboxLimits.MESSAGE_ID_BYTES_CEILING);
+        if (preparedTransactionAge == null || preparedTransactionAge.isNegative()
+                || preparedTransactionAge.compareTo(InboxLimits.MAX_RETENTION) > 0) {
+            throw new InboxConfigurationException(PREPARED_TRANSACTION_AGE + "=" + preparedTransactionAge
+                    + " is not valid: it must lie between PT0S and " + InboxLimits.MAX_RETENTION);
+        }
         defaultKey = defaultKey == null || defaultKey.equals(Inbox.JMS_MESSAGE_ID) ? "" : defaultKey;
         if (!defaultKey.isEmpty() && !PROPERTY_NAME.matcher(defaultKey).matches()) {
             throw new InboxConfigurationException(KEY + "=" + defaultKey + " is not valid: a JMS property name is "

@@ -66,6 +66,19 @@ final class Sql {
             FROM deleted""";
 
     /**
+     * The transactions prepared in this database for at least ?1 microseconds (on the database clock), oldest first,
+     * one text value each, which every provider reads alike: when it was prepared in microseconds since the epoch, a
+     * space, the length of its owner's name, a space, the owner's name and the gid, which may hold any character.
+     */
+    static final String PREPARED_TRANSACTIONS = """
+            SELECT CAST(CAST(extract(epoch FROM prepared) * 1000000 AS bigint) AS text) || ' '
+                || length(CAST(owner AS text)) || ' ' || CAST(owner AS text) || gid
+            FROM pg_prepared_xacts
+            WHERE database = current_database()
+                AND prepared <= now() - CAST(?1 AS bigint) * interval '1 microsecond'
+            ORDER BY prepared""";
+
+    /**
      * Describes the table named by ?1 (its quoted, qualified name, resolved like any name in a statement): its
      * columns as {@code name type [NOT NULL]} separated by {@code ;}, then {@code |}, then its primary key's
      * columns separated by {@code ,}; {@code NULL} when no such table exists. One text value, which every provider

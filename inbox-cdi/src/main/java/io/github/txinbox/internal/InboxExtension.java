@@ -30,21 +30,29 @@ import java.util.logging.Logger;
  * the type as the container finally sees it (its {@link AnnotatedType}, after other extensions changed or vetoed it,
  * with stereotypes), builds the {@link InboxBinding} of each method {@code @Inbox} applies to, and fails the
  * deployment on misuse, naming the bean and the method. The interceptor finds the bindings here. It also adds {@link InboxMetrics} where
- * the MicroProfile Metrics API is present.
+ * the MicroProfile Metrics API is present, and {@link InboxReadiness} where the MicroProfile Health API is.
  */
 public class InboxExtension implements Extension {
 
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
     private final Map<Class<?>, Map<Method, InboxBinding>> bindings = new ConcurrentHashMap<>();
+    private volatile HealthProbe probe;
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
 
-    void addMetrics(@Observes BeforeBeanDiscovery event) {
-        if (Optionals.present(Optionals.METRIC_REGISTRY, InboxExtension.class.getClassLoader())) {
+    void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
+        ClassLoader loader = InboxExtension.class.getClassLoader();
+        if (Optionals.present(Optionals.METRIC_REGISTRY, loader)) {
             event.addAnnotatedType(InboxMetrics.class, InboxMetrics.class.getName())
                     .add(ApplicationScoped.Literal.INSTANCE);
         } else {
             LOG.fine("No MicroProfile Metrics API: the inbox records no metrics");
+        }
+        if (Optionals.present(Optionals.HEALTH_CHECK, loader)) {
+            event.addAnnotatedType(InboxReadiness.class, InboxReadiness.class.getName())
+                    .add(ApplicationScoped.Literal.INSTANCE);
+        } else {
+            LOG.fine("No MicroProfile Health API: the inbox adds no readiness check");
         }
     }
 
@@ -185,5 +193,30 @@ public class InboxExtension implements Extension {
 
     private static boolean sameSignature(Method a, Method b) {
         return a.getName().equals(b.getName()) && java.util.Arrays.equals(a.getParameterTypes(), b.getParameterTypes());
+    }
+
+    /**
+     * Keeps the library's health probe for the readiness check: on Payara a bean that an extension adds, as this one
+     * adds the check, lives in an archive of its own that sees none of the library's beans, so the library hands the
+     * probe over when the application starts ({@link StartupCheck}).
+     *
+     * @param probe a contextual reference to the probe
+     */
+    void healthProbe(HealthProbe probe) {
+        this.probe = probe;
+    }
+
+    /**
+     * Returns the library's health probe.
+     *
+     * @return a contextual reference to the probe
+     * @throws IllegalStateException before the application has started
+     */
+    HealthProbe healthProbe() {
+        HealthProbe kept = probe;
+        if (kept == null) {
+            throw new IllegalStateException("The inbox's health probe is not ready: the application has not started");
+        }
+        return kept;
     }
 }

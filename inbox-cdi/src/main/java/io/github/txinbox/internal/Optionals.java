@@ -13,13 +13,14 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Finds the optional MicroProfile APIs. The classes that use them ({@link MicroProfileConfig}, {@link InboxMetrics})
+ * Finds the optional MicroProfile APIs. The classes that use them ({@link MicroProfileConfig}, {@link InboxMetrics}, {@link InboxReadiness})
  * are loaded only after a check here found the API, so the library also deploys on servers without them.
  */
 final class Optionals {
 
     static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
     static final String METRIC_REGISTRY = "org.eclipse.microprofile.metrics.MetricRegistry";
+    static final String HEALTH_CHECK = "org.eclipse.microprofile.health.HealthCheck";
 
     /** Where an application keeps its MicroProfile Config properties. */
     static final String CONFIG_FILE = "META-INF/microprofile-config.properties";

@@ -3,6 +3,8 @@ package io.github.txinbox.internal;
 import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -45,7 +47,10 @@ final class SettingsReader {
         int messageIdBytes = value(source, InboxSettings.MESSAGE_ID_BYTES)
                 .map(v -> integer(InboxSettings.MESSAGE_ID_BYTES, v))
                 .orElse(InboxSettings.DEFAULTS.maxMessageIdBytes());
-        return new InboxSettings(table, tableCheck, key, scopeBytes, messageIdBytes);
+        Duration preparedAge = value(source, InboxSettings.PREPARED_TRANSACTION_AGE)
+                .map(SettingsReader::duration)
+                .orElse(InboxSettings.DEFAULTS.preparedTransactionAge());
+        return new InboxSettings(table, tableCheck, key, scopeBytes, messageIdBytes, preparedAge);
     }
 
     private static Optional<String> value(Function<String, Optional<String>> source, String property) {
@@ -59,6 +64,15 @@ final class SettingsReader {
             default -> throw new InboxConfigurationException(InboxSettings.TABLE_CHECK + "=" + value
                     + " is not valid: use true or false");
         };
+    }
+
+    private static Duration duration(String value) {
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new InboxConfigurationException(InboxSettings.PREPARED_TRANSACTION_AGE + "=" + value
+                    + " is not valid: expected an ISO-8601 duration such as PT5M");
+        }
     }
 
     private static int integer(String property, String value) {

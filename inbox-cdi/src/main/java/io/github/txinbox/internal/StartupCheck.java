@@ -40,9 +40,13 @@ public class StartupCheck {
     @Inject
     private Instance<TableVerifier> verifiers;
 
+    @Inject
+    private HealthProbe probe;
+
     private final AtomicBoolean tableChecked = new AtomicBoolean();
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        extension.healthProbe(probe);
         // Resolved now for their checks: a bad value, or a configured table that contradicts the produced one, fails
         // the start.
         InboxSettings settings = configuration.settings();

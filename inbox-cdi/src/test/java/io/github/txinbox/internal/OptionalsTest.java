@@ -77,19 +77,20 @@ class OptionalsTest {
                     throw new UnsupportedOperationException(method.getName());
                 });
         Class<?> extensionClass = loader.loadClass(InboxExtension.class.getName());
-        Method addMetrics = extensionClass.getDeclaredMethod("addMetrics", BeforeBeanDiscovery.class);
-        addMetrics.setAccessible(true);
-        addMetrics.invoke(extensionClass.getConstructor().newInstance(), event);
+        Method addOptionalBeans = extensionClass.getDeclaredMethod("addOptionalBeans", BeforeBeanDiscovery.class);
+        addOptionalBeans.setAccessible(true);
+        addOptionalBeans.invoke(extensionClass.getConstructor().newInstance(), event);
         return added;
     }
 
     @Test
-    void withMetricsTheExtensionAddsTheMetricsBean() throws Exception {
-        assertEquals(List.of(InboxMetrics.class), typesAddedAtDiscovery(OptionalsTest.class.getClassLoader()));
+    void withMetricsAndHealthTheExtensionAddsTheirBeans() throws Exception {
+        assertEquals(List.of(InboxMetrics.class, InboxReadiness.class),
+                typesAddedAtDiscovery(OptionalsTest.class.getClassLoader()));
     }
 
     @Test
-    void withoutMetricsTheExtensionAddsNothing() throws Exception {
+    void withoutMicroProfileTheExtensionAddsNothing() throws Exception {
         assertEquals(List.of(), typesAddedAtDiscovery(new WithoutMicroProfile()));
     }
 
@@ -97,7 +98,7 @@ class OptionalsTest {
     void theCoreClassesLinkWithoutMicroProfile() throws Exception {
         ClassLoader loader = new WithoutMicroProfile();
         for (Class<?> type : List.of(InboxInterceptor.class, InboxExtension.class, StartupCheck.class,
-                Configuration.class, SettingsReader.class, Optionals.class, TableVerifier.class,
+                Configuration.class, SettingsReader.class, Optionals.class, TableVerifier.class, HealthProbe.class,
                 io.github.txinbox.InboxRepository.class, io.github.txinbox.InboxSettings.class)) {
             Class<?> loaded = loader.loadClass(type.getName());
             assertNotEquals(type, loaded, "loaded by the hiding class loader");
@@ -106,9 +107,10 @@ class OptionalsTest {
             loaded.getDeclaredMethods();
             loaded.getDeclaredConstructors();
         }
-        // The check can fail: the metrics bean does need MicroProfile.
+        // The check can fail: the metrics bean and the readiness check do need MicroProfile.
         Class<?> metrics = loader.loadClass(InboxMetrics.class.getName());
         assertThrows(NoClassDefFoundError.class, metrics::getDeclaredFields);
+        assertThrows(NoClassDefFoundError.class, () -> loader.loadClass(InboxReadiness.class.getName()));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.github.txinbox.internal;
 
 import static io.github.txinbox.InboxSettings.KEY;
 import static io.github.txinbox.InboxSettings.MESSAGE_ID_BYTES;
+import static io.github.txinbox.InboxSettings.PREPARED_TRANSACTION_AGE;
 import static io.github.txinbox.InboxSettings.SCOPE_BYTES;
 import static io.github.txinbox.InboxSettings.TABLE;
 import static io.github.txinbox.InboxSettings.TABLE_CHECK;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -41,13 +43,15 @@ class SettingsReaderTest {
         assertEquals(255, settings.maxScopeBytes());
         assertEquals(1024, settings.maxMessageIdBytes());
         assertEquals("", settings.defaultKey());
+        assertEquals(Duration.ofMinutes(5), settings.preparedTransactionAge());
     }
 
     @Test
     void everySettingIsRead() {
         InboxSettings settings = read(Map.of(TABLE, " Messaging.Inbox ", TABLE_CHECK, "FALSE",
-                KEY, "orderId", SCOPE_BYTES, "64", MESSAGE_ID_BYTES, "2048"));
-        assertEquals(new InboxSettings(new InboxTable("messaging", "inbox"), false, "orderId", 64, 2048), settings);
+                KEY, "orderId", SCOPE_BYTES, "64", MESSAGE_ID_BYTES, "2048", PREPARED_TRANSACTION_AGE, "PT30S"));
+        assertEquals(new InboxSettings(new InboxTable("messaging", "inbox"), false, "orderId", 64, 2048,
+                Duration.ofSeconds(30)), settings);
     }
 
     @Test
@@ -71,6 +75,8 @@ class SettingsReaderTest {
         "txinbox.limits.scope-bytes|256|txinbox.limits.scope-bytes=256 is not valid: it must lie between 1 and 255",
         "txinbox.limits.message-id-bytes|2049|txinbox.limits.message-id-bytes=2049 is not valid: it must lie between 1 and 2048",
         "txinbox.limits.message-id-bytes|1k|txinbox.limits.message-id-bytes=1k is not valid: expected a whole number",
+        "txinbox.health.prepared-transaction-age|5m|txinbox.health.prepared-transaction-age=5m is not valid: expected an ISO-8601 duration",
+        "txinbox.health.prepared-transaction-age|-PT1S|txinbox.health.prepared-transaction-age=PT-1S is not valid: it must lie between PT0S and PT876600H",
     })
     void aBadValueIsRefusedNamingThePropertyAndValue(String property, String value, String message) {
         String refused = refused(Map.of(property, value));

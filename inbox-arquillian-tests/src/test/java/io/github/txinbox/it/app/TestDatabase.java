@@ -44,6 +44,23 @@ public final class TestDatabase {
     }
 
     /**
+     * Opens a new connection to another database of the same server, as the same user, with autocommit on: for
+     * statements that PostgreSQL refuses on the current database.
+     *
+     * @param database the other database, such as {@code template1}
+     * @return the connection, to be closed by the caller
+     */
+    public static Connection connectTo(String database) throws SQLException {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setUrl(System.getProperty("inbox.db.url"));
+        dataSource.setDatabaseName(database);
+        dataSource.setUser(System.getProperty("inbox.db.user"));
+        dataSource.setPassword(System.getProperty("inbox.db.password"));
+        dataSource.setApplicationName("txinbox-it-side-connection");
+        return dataSource.getConnection();
+    }
+
+    /**
      * Runs one statement with parameters on a new connection and returns the update count.
      *
      * @return the number of rows changed

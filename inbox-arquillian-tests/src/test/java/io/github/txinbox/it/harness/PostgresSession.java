@@ -124,6 +124,8 @@ public final class PostgresSession implements LauncherSessionListener {
             }
             statement.execute("CREATE INDEX markers_processed_at_idx ON " + markers + " (processed_at)");
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "configured")));
+            // InboxHealthIT's, which it takes away and damages.
+            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "health")));
             statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id text PRIMARY KEY, text text)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA
