@@ -207,7 +207,7 @@ public class InboxRepository {
         List<String> problems = TableShape.problems((String) description);
         if (!problems.isEmpty()) {
             throw new InboxTableException("The inbox table " + table.quotedName() + " will not do: "
-                    + String.join("; ", problems) + ". Create it with:\n" + InboxSchema.createTableSql(table));
+                    + String.join("; ", problems), InboxSchema.createTableSql(table));
         }
     }
 

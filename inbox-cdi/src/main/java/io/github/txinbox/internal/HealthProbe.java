@@ -54,9 +54,7 @@ public class HealthProbe {
         try {
             repository.verifyTable();
         } catch (InboxTableException e) {
-            String message = e.getMessage();
-            int ddl = message.indexOf(". Create it with:");
-            problem = ddl < 0 ? message : message.substring(0, ddl);
+            problem = e.problem();
         }
         return new Findings(problem, repository.preparedTransactions(settings.preparedTransactionAge()));
     }

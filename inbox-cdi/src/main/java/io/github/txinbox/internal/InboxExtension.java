@@ -37,8 +37,8 @@ public class InboxExtension implements Extension {
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
     private final Map<Class<?>, Map<Method, InboxBinding>> bindings = new ConcurrentHashMap<>();
-    private volatile HealthProbe probe;
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
+    private volatile HealthProbe probe;
 
     void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
         ClassLoader loader = InboxExtension.class.getClassLoader();
