@@ -33,6 +33,9 @@ public class HealthProbe {
     @Inject
     InboxSettings settings;
 
+    @Inject
+    TableVerifier verifier;
+
     /**
      * Returns the settings in effect, without a transaction.
      *
@@ -40,6 +43,16 @@ public class HealthProbe {
      */
     public InboxSettings settings() {
         return settings;
+    }
+
+    /**
+     * Whether the container gave the probe its resources where it created it, on the first call of the readiness
+     * check: not for a library in an EAR's {@code lib/}, whose checks Payara calls outside the EAR's modules.
+     *
+     * @return whether the probe has its resources
+     */
+    public boolean injected() {
+        return verifier.injected();
     }
 
     /**

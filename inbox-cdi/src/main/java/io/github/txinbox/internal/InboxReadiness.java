@@ -3,7 +3,10 @@ package io.github.txinbox.internal;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.PreparedTransaction;
 import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -29,16 +32,28 @@ public class InboxReadiness implements HealthCheck {
     @Inject
     InboxExtension extension;
 
+    private final AtomicBoolean warned = new AtomicBoolean();
+
     @Override
     public HealthCheckResponse call() {
         HealthProbe probe = extension.healthProbe();
         InboxSettings settings = probe.settings();
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .withData("table", settings.table().qualifiedName());
+        if (!probe.injected()) {
+            return unchecked(response, "the server's health service calls the check outside the application's modules, "
+                    + "where the inbox gets no persistence unit (a library in an EAR's lib/)");
+        }
         HealthProbe.Findings findings;
         try {
             findings = probe.look();
         } catch (RuntimeException e) {
+            if (!fromTheDatabase(e)) {
+                // The container could not give the check its persistence unit here: Payara calls the checks of an
+                // EAR outside its modules. Not ready or not, this check cannot tell, and must not take the
+                // application out of service.
+                return unchecked(response, rootMessage(e));
+            }
             LOG.log(Level.FINE, "The inbox's readiness check could not reach its database", e);
             return response.down().withData("error", "the database could not be reached: " + rootMessage(e)).build();
         }
@@ -56,6 +71,25 @@ public class InboxReadiness implements HealthCheck {
                     .withData("oldestPreparedFor", oldest.age(Instant.now()).withNanos(0).toString());
         }
         return response.build();
+    }
+
+    private HealthCheckResponse unchecked(HealthCheckResponseBuilder response, String reason) {
+        if (warned.compareAndSet(false, true)) {
+            LOG.warning("The inbox's readiness check cannot look at its database from the server's health service ("
+                    + reason + "); it reports UP with checked=false. Call InboxRepository.verifyTable() from a check "
+                    + "of your own in a module instead");
+        }
+        return response.up().withData("checked", false).withData("reason", reason).build();
+    }
+
+    /** Whether a failure came from the database or the JPA provider, rather than from the container's set-up. */
+    private static boolean fromTheDatabase(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException || cause instanceof PersistenceException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootMessage(Throwable failure) {
