@@ -11,6 +11,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,11 +59,25 @@ class SampleIT {
             assertTrue(run.output().contains("non-XA datasource"), run.output());
             assertBatchOutcome(run, db.group(1), "postgres", "postgres");
             assertLoopbackOnly(postgresPort);
+            assertReadyUnchecked();
 
             run.stop();
             assertStoppedInOrder(run);
             assertFalse(reachable(postgresPort), "the embedded PostgreSQL is stopped");
         }
+    }
+
+    /**
+     * The inbox's readiness check in the EAR: Payara calls it outside the EAR's modules, where the library in lib/ gets
+     * no persistence unit, so it must say it could not look rather than take the application out of service.
+     */
+    private static void assertReadyUnchecked() throws Exception {
+        HttpResponse<String> ready = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:8080/health/ready")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ready.statusCode(), ready.body());
+        assertTrue(ready.body().matches("(?s).*\"name\"\\s*:\\s*\"txinbox\".*"), ready.body());
+        assertTrue(ready.body().matches("(?s).*\"checked\"\\s*:\\s*\"?false\"?.*"), ready.body());
     }
 
     /**
