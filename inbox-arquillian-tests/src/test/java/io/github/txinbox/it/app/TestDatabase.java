@@ -35,12 +35,7 @@ public final class TestDatabase {
      * @return the connection, to be closed by the caller
      */
     public static Connection connect() throws SQLException {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setUrl(System.getProperty("inbox.db.url"));
-        dataSource.setUser(System.getProperty("inbox.db.user"));
-        dataSource.setPassword(System.getProperty("inbox.db.password"));
-        dataSource.setApplicationName("txinbox-it-side-connection");
-        return dataSource.getConnection();
+        return sideDataSource().getConnection();
     }
 
     /**
@@ -51,13 +46,18 @@ public final class TestDatabase {
      * @return the connection, to be closed by the caller
      */
     public static Connection connectTo(String database) throws SQLException {
+        PGSimpleDataSource dataSource = sideDataSource();
+        dataSource.setDatabaseName(database);
+        return dataSource.getConnection();
+    }
+
+    private static PGSimpleDataSource sideDataSource() {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setUrl(System.getProperty("inbox.db.url"));
-        dataSource.setDatabaseName(database);
         dataSource.setUser(System.getProperty("inbox.db.user"));
         dataSource.setPassword(System.getProperty("inbox.db.password"));
         dataSource.setApplicationName("txinbox-it-side-connection");
-        return dataSource.getConnection();
+        return dataSource;
     }
 
     /**
