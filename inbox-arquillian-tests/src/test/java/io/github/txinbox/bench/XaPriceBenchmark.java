@@ -8,9 +8,9 @@ import io.github.txinbox.it.app.NonXaDataSourceDefinition;
 import io.github.txinbox.it.app.TestDataSourceDefinition;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -54,10 +53,7 @@ class XaPriceBenchmark {
     }
 
     private static Path export(WebArchive war) throws Exception {
-        Path file = Path.of(System.getProperty("txinbox.it.workDir"), war.getName());
-        Files.deleteIfExists(file);
-        war.as(ZipExporter.class).exportTo(file.toFile());
-        return file;
+        return Deployments.export(war);
     }
 
     private static long walSyncs(DurablePostgres database) {

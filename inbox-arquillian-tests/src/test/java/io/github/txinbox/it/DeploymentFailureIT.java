@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
@@ -39,10 +38,8 @@ class DeploymentFailureIT {
     }
 
     private static String start(WebArchive war, List<String> microOptions) throws Exception {
-        Path file = Path.of(System.getProperty("txinbox.it.workDir"), war.getName());
-        Files.deleteIfExists(file);
-        war.as(ZipExporter.class).exportTo(file.toFile());
-        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(file, Duration.ofMinutes(3), microOptions)) {
+        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(Deployments.export(war), Duration.ofMinutes(3),
+                microOptions)) {
             String output = server.output();
             assertTrue(output.contains("\"Name\": \"test-artemis-rar\""), "the server listed no deployments:\n" + output);
             return output;

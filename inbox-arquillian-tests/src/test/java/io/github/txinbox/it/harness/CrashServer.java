@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.server.Queue;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -49,10 +48,7 @@ public final class CrashServer {
     public static Path exportWar(Class<?> testClass) throws IOException {
         WebArchive archive = Deployments.withPersistenceXml(Deployments.war(testClass, Orders.class, DecisionLog.class)
                 .addPackage(CrashListener.class.getPackage()), "crash-persistence.xml");
-        Path war = Path.of(System.getProperty("txinbox.it.workDir"), archive.getName());
-        Files.deleteIfExists(war);
-        archive.as(ZipExporter.class).exportTo(war.toFile());
-        return war;
+        return Deployments.export(archive);
     }
 
     /**

@@ -13,10 +13,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.Asset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
@@ -31,6 +34,25 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 public final class Deployments {
 
     private Deployments() {
+    }
+
+    /**
+     * Writes a deployment to the run's work directory, for a server started by hand, replacing an older file of the
+     * same name.
+     *
+     * @param archive the deployment
+     * @return the WAR file
+     */
+    public static Path export(WebArchive archive) {
+        Path file = Path.of(System.getProperty("txinbox.it.workDir"), archive.getName());
+        try {
+            Files.createDirectories(file.getParent());
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not replace " + file, e);
+        }
+        archive.as(ZipExporter.class).exportTo(file.toFile());
+        return file;
     }
 
     /**

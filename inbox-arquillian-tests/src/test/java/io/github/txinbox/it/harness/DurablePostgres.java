@@ -4,22 +4,48 @@ import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.it.app.TestDatabase;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A second embedded PostgreSQL, on 127.0.0.1, that flushes every commit to disk as a production server does:
  * {@code fsync} and {@code synchronous_commit} on (the session's embedded server runs with both off, which makes a
  * commit cost no disk flush), and {@code max_prepared_transactions} above 0 for XA. It holds the inbox table and the
- * invoice table of the test schema, and nothing else. For the benchmarks whose figure is the price of a flush.
+ * invoice table of the test schema and its record of handler calls, and nothing else. For the benchmarks whose figure
+ * is the price of a flush, and for the test that stops and starts the database under a running server
+ * ({@link #stop}, {@link #start()}): with every commit flushed, a crash of PostgreSQL loses no commit it has
+ * acknowledged.
  */
 public final class DurablePostgres implements AutoCloseable {
 
+    /** How PostgreSQL is stopped: the modes of {@code pg_ctl stop}. */
+    public enum Shutdown {
+        /** Sessions are ended and their transactions rolled back, then the server writes a checkpoint and stops. */
+        FAST,
+        /** The server stops at once, as if it crashed; it recovers from its write-ahead log when it starts again. */
+        IMMEDIATE
+    }
+
+    private static final Pattern QUOTED = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
+
     private final EmbeddedPostgres server;
+
+    /** The data directory, read once while the server runs and kept for when it does not. */
+    private Path dataDirectory;
 
     private DurablePostgres(EmbeddedPostgres server) {
         this.server = server;
@@ -34,13 +60,24 @@ public final class DurablePostgres implements AutoCloseable {
      * @throws IllegalStateException when the started server does not flush its commits
      */
     public static DurablePostgres start(String user) {
+        return start(user, true);
+    }
+
+    /**
+     * Starts the server as {@link #start(String)} does, with or without prepared transactions.
+     *
+     * @param user                 the role the deployments connect as
+     * @param preparedTransactions {@code max_prepared_transactions} above 0, for XA; or at PostgreSQL's default, 0
+     * @return the running server; close it to stop it
+     */
+    public static DurablePostgres start(String user, boolean preparedTransactions) {
         EmbeddedPostgres server;
         try {
             server = EmbeddedPostgres.builder()
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("fsync", "on")
                     .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("max_prepared_transactions", "32")
+                    .setServerConfig("max_prepared_transactions", preparedTransactions ? "32" : "0")
                     .setServerConfig("max_connections", "100")
                     .start();
         } catch (IOException e) {
@@ -60,6 +97,8 @@ public final class DurablePostgres implements AutoCloseable {
             durable.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
             durable.execute("CREATE TABLE " + TestDatabase.SCHEMA
                     + ".invoice (id text PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
+            durable.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "
+                    + "order_id text NOT NULL, delivery int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
         } catch (RuntimeException e) {
             durable.close();
             throw e;
@@ -101,20 +140,108 @@ public final class DurablePostgres implements AutoCloseable {
     /**
      * Runs a query whose result is one number.
      *
-     * @param sql the query
+     * @param sql        the query
+     * @param parameters its parameters
      * @return the number
      */
-    public long queryLong(String sql) {
-        return Long.parseLong(queryText(sql));
+    public long queryLong(String sql, Object... parameters) {
+        return Long.parseLong(queryText(sql, parameters));
     }
 
-    private String queryText(String sql) {
-        try (Connection connection = connect(); Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(sql)) {
+    private String queryText(String sql, Object... parameters) {
+        try (Connection connection = connect();
+                PreparedStatement statement = TestDatabase.prepare(connection, sql, parameters);
+                ResultSet result = statement.executeQuery()) {
             result.next();
             return result.getString(1);
         } catch (SQLException e) {
             throw new IllegalStateException("Failed on the durable PostgreSQL: " + sql, e);
+        }
+    }
+
+    /**
+     * Stops the server with {@code pg_ctl stop} in the given mode and waits until it has stopped. Its data directory,
+     * port and settings stay for {@link #start()}.
+     *
+     * @param mode fast, or immediate (a crash)
+     */
+    public void stop(Shutdown mode) {
+        Path data = dataDirectory();
+        pgCtl(data, List.of("-D", data.toString(), "-m", mode.name().toLowerCase(), "-w", "-t", "60", "stop"));
+    }
+
+    /**
+     * Starts the server again after {@link #stop}, with the same data directory, port and settings (those it was
+     * first started with, which PostgreSQL keeps in {@code postmaster.opts}), and waits until it accepts connections.
+     */
+    public void start() {
+        Path data = dataDirectory();
+        List<String> options = startOptions(data);
+        pgCtl(data, List.of("-D", data.toString(), "-o", String.join(" ", options), "-l",
+                data.resolve("restarted.log").toString(), "-w", "-t", "60", "start"));
+    }
+
+    private synchronized Path dataDirectory() {
+        if (dataDirectory == null) {
+            dataDirectory = Path.of(queryText("SHOW data_directory"));
+        }
+        return dataDirectory;
+    }
+
+    /**
+     * Returns the options the server was started with, from {@code postmaster.opts} (its program, then each argument
+     * in double quotes), less the data directory, which {@code pg_ctl} passes itself.
+     */
+    private static List<String> startOptions(Path data) {
+        List<String> arguments = new ArrayList<>();
+        try {
+            Matcher matcher = QUOTED.matcher(Files.readString(data.resolve("postmaster.opts"), StandardCharsets.UTF_8));
+            while (matcher.find()) {
+                arguments.add(matcher.group(1));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read how PostgreSQL was started, in " + data, e);
+        }
+        List<String> options = new ArrayList<>();
+        for (int i = 0; i < arguments.size(); i++) {
+            if (arguments.get(i).equals("-D")) {
+                i++;
+            } else {
+                // Each option goes through pg_ctl's shell: quoted again.
+                options.add("'" + arguments.get(i) + "'");
+            }
+        }
+        return options;
+    }
+
+    /**
+     * Runs the {@code pg_ctl} beside the server's {@code postgres} program (the first word of postmaster.opts), in a
+     * user namespace of its own where the embedded server runs in one (PostgreSQL refuses to run as root).
+     */
+    private static void pgCtl(Path data, List<String> arguments) {
+        String program;
+        try {
+            program = Files.readString(data.resolve("postmaster.opts"), StandardCharsets.UTF_8).split(" ", 2)[0];
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read how PostgreSQL was started, in " + data, e);
+        }
+        List<String> command = new ArrayList<>();
+        if (LinuxUtils.isUnshareAvailable()) {
+            command.addAll(List.of("unshare", "-U"));
+        }
+        command.add(Path.of(program).resolveSibling("pg_ctl").toString());
+        command.addAll(arguments);
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(90, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("pg_ctl failed: " + command + "\n" + output);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running " + command, e);
         }
     }
 

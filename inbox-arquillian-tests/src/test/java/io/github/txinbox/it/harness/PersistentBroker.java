@@ -2,10 +2,20 @@ package io.github.txinbox.it.harness;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.api.core.management.ActiveMQServerControl;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.JournalType;
+import org.apache.activemq.artemis.core.server.Queue;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 
 /**
  * A second embedded Artemis broker, with the session broker's queues and redelivery settings but a persistent
@@ -34,13 +44,33 @@ public final class PersistentBroker implements AutoCloseable {
      * @return the running broker
      */
     public static PersistentBroker start(Path directory) {
+        return start(directory, settings -> { });
+    }
+
+    /**
+     * Starts a broker as {@link #start(Path)} does, whose redelivery backs off: the first redelivery of a message
+     * waits the given delay, each further one twice as long as the one before, up to the given longest delay.
+     *
+     * @param directory     the journal's directory, emptied first
+     * @param firstDelay    the delay before the first redelivery
+     * @param longestDelay  the longest delay
+     * @return the running broker
+     */
+    public static PersistentBroker start(Path directory, Duration firstDelay, Duration longestDelay) {
+        return start(directory, settings -> settings
+                .setRedeliveryDelay(firstDelay.toMillis())
+                .setRedeliveryMultiplier(2.0)
+                .setMaxRedeliveryDelay(longestDelay.toMillis()));
+    }
+
+    private static PersistentBroker start(Path directory, Consumer<AddressSettings> redelivery) {
         Directories.delete(directory);
         int port = ArtemisSession.freePort();
         Configuration configuration = ArtemisSession.configuration(port);
         // Artemis's default number of attempts rather than the session broker's 3: a restart costs an in-flight
         // message an attempt or two on top of any failure of its own.
         configuration.getAddressSettings().values()
-                .forEach(settings -> settings.setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS));
+                .forEach(settings -> redelivery.accept(settings.setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)));
         configuration
                 .setPersistenceEnabled(true)
                 .setJournalType(JournalType.NIO)
@@ -93,6 +123,60 @@ public final class PersistentBroker implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("Could not stop the persistent Artemis broker on " + url(), e);
         }
+    }
+
+    /**
+     * Waits until a test's messages are all accounted for and the queue is empty, rolling back, as docs/guarantees.md
+     * tells an operator to, each transaction branch that stays prepared in the broker longer than the given time
+     * (whatever became of the database's side: the inbox recognises the redelivery when it had committed).
+     *
+     * @param queue      the queue
+     * @param accounted  whether every message of the test is accounted for (processed or dead-lettered)
+     * @param inDoubt    how long a branch stays prepared before it is rolled back
+     * @param timeout    how long to wait in all
+     * @param state      what to report, besides the broker's figures, when the wait times out
+     * @return how many branches were rolled back
+     */
+    public int settle(String queue, BooleanSupplier accounted, Duration inDoubt, Duration timeout,
+            Supplier<String> state) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, Long> firstSeen = new HashMap<>();
+        int rolledBack = 0;
+        while (true) {
+            ActiveMQServerControl control = server().getActiveMQServerControl();
+            Queue messages = server().locateQueue(SimpleString.of(queue));
+            String[] prepared = control.listPreparedTransactions();
+            if (accounted.getAsBoolean() && prepared.length == 0 && messages.getMessageCount() == 0
+                    && messages.getScheduledCount() == 0) {
+                return rolledBack;
+            }
+            long now = System.nanoTime();
+            for (String entry : prepared) {
+                long since = firstSeen.computeIfAbsent(entry, e -> now);
+                if (now - since > inDoubt.toNanos()) {
+                    if (!Broker.rollBackPrepared(control, entry)) {
+                        throw new AssertionError("The broker did not roll back " + entry);
+                    }
+                    rolledBack++;
+                }
+            }
+            if (now > deadline) {
+                throw new AssertionError("Not settled within " + timeout + ": " + messages.getMessageCount()
+                        + " messages in the queue " + queue + ", " + messages.getScheduledCount() + " scheduled, "
+                        + deadLetters() + " dead-lettered, " + rolledBack + " branches rolled back by hand, "
+                        + "prepared in the broker: " + String.join("; ", prepared) + "; " + state.get());
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /**
+     * Counts the messages in the dead-letter queue.
+     *
+     * @return the count
+     */
+    public long deadLetters() {
+        return server().locateQueue(SimpleString.of(ArtemisSession.DEAD_LETTER_QUEUE)).getMessageCount();
     }
 
     @Override
