@@ -74,8 +74,24 @@ public final class Broker {
      * @return the last message's JMSMessageID
      */
     public static String sendEach(String url, String queue, List<Map<String, String>> messages) {
+        return send(url, queue, messages, JMSContext.AUTO_ACKNOWLEDGE);
+    }
+
+    /**
+     * Sends one text message per set of string properties to a queue of the broker at a URL in one local
+     * transaction: consumers see none of them until all are there.
+     *
+     * @param url      the broker's URL
+     * @param queue    the queue
+     * @param messages the properties of each message
+     */
+    public static void sendInOneTransaction(String url, String queue, List<Map<String, String>> messages) {
+        send(url, queue, messages, JMSContext.SESSION_TRANSACTED);
+    }
+
+    private static String send(String url, String queue, List<Map<String, String>> messages, int sessionMode) {
         try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(url);
-                JMSContext context = factory.createContext()) {
+                JMSContext context = factory.createContext(sessionMode)) {
             String id = null;
             for (Map<String, String> properties : messages) {
                 Message message = context.createTextMessage("order");
@@ -84,6 +100,9 @@ public final class Broker {
                 }
                 context.createProducer().send(context.createQueue(queue), message);
                 id = message.getJMSMessageID();
+            }
+            if (sessionMode == JMSContext.SESSION_TRANSACTED) {
+                context.commit();
             }
             return id;
         } catch (JMSException e) {

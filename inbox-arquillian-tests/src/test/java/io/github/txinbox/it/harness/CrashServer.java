@@ -70,6 +70,23 @@ public final class CrashServer {
      * @return the running server
      */
     public static PayaraMicroProcess start(Path war, String name, boolean xa) throws Exception {
+        return start(war, name, xa, System.getProperty("txinbox.it.artemis.port"), List.of(), List.of());
+    }
+
+    /**
+     * Starts Payara Micro as {@link #start(Path, String, boolean)} does, connected to another broker than the
+     * session's, with further pre-boot commands and Payara Micro options.
+     *
+     * @param war             the exported WAR
+     * @param name            the test's directory name (see {@link #freshDirectory})
+     * @param xa              an XA datasource, or a plain one
+     * @param brokerPort      the port of the broker on 127.0.0.1
+     * @param prebootCommands further pre-boot commands, run after the shared ones and the transaction service's
+     * @param microOptions    further Payara Micro options
+     * @return the running server
+     */
+    public static PayaraMicroProcess start(Path war, String name, boolean xa, String brokerPort,
+            List<String> prebootCommands, List<String> microOptions) throws Exception {
         Path txLog = work(name).resolve("tx-log");
         if (!Files.isDirectory(txLog)) {
             throw new IllegalStateException("No directory " + txLog + ": call freshDirectory first");
@@ -87,6 +104,7 @@ public final class CrashServer {
                 + System.getProperty("inbox.db.password") + ":currentSchema=" + TestDatabase.SCHEMA
                 + " txinbox-crash-pool");
         preboot.add("create-jdbc-resource --connectionpoolid txinbox-crash-pool jdbc/txinbox-crash");
+        preboot.addAll(prebootCommands);
         Path prebootFile = Files.write(work(name).resolve("preboot-commands.txt"), preboot);
 
         Path driver;
@@ -94,8 +112,10 @@ public final class CrashServer {
             driver = jars.filter(jar -> jar.getFileName().toString().startsWith("postgresql-")).findFirst()
                     .orElseThrow();
         }
-        return PayaraMicroProcess.deploy(war, BOOT,
+        List<String> options = new ArrayList<>(
                 List.of("--prebootcommandfile", prebootFile.toString(), "--addLibs", driver.toString()));
+        options.addAll(microOptions);
+        return PayaraMicroProcess.deploy(war, BOOT, options, brokerPort);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
 public final class PayaraMicroProcess implements AutoCloseable {
 
     private static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
+    private static final Pattern URL = Pattern.compile("^\\s*http://[^/:\\s]+:(\\d+)/");
 
     private final Process process;
     private final List<String> output = new ArrayList<>();
@@ -200,6 +202,23 @@ public final class PayaraMicroProcess implements AutoCloseable {
         } catch (IOException e) {
             // The process ended.
         }
+    }
+
+    /**
+     * Returns the port of the server's HTTP listener (on 127.0.0.1), as the server printed it when it had booted:
+     * the first free one from 8080 ({@code --autoBindHttp}).
+     *
+     * @return the port
+     * @throws IllegalStateException when the server printed no URL
+     */
+    public synchronized int httpPort() {
+        for (String line : output) {
+            Matcher url = URL.matcher(line);
+            if (url.find()) {
+                return Integer.parseInt(url.group(1));
+            }
+        }
+        throw new IllegalStateException("Payara Micro (pid " + process.pid() + ") printed no URL:\n" + output());
     }
 
     /**

@@ -143,6 +143,10 @@ public final class PostgresSession implements LauncherSessionListener {
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".inbox_decision (scope text NOT NULL, "
                     + "message_id text, outcome text NOT NULL, reason text, "
                     + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            // SeveralNodesIT's: the decisions of each server node, written in the message's transaction.
+            statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".node_decision (node text NOT NULL, "
+                    + "order_id text NOT NULL, outcome text NOT NULL, "
+                    + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create the test schema in " + System.getProperty("inbox.db.url"),
                     e);
