@@ -235,6 +235,8 @@ class SeveralNodesIT {
         Broker.sendInOneTransaction(broker.url(), "orders", messages);
         Await.until(Duration.ofSeconds(120), "a quarter of the orders to be invoiced",
                 () -> invoiced(batch, "count(*)") >= ORDERS / 4);
+        Queue queue = broker.server().locateQueue(SimpleString.of("orders"));
+        long deliveredAtKill = queue.getDeliveringCount();
         servers.get(KILLED).kill();
         long invoicedAtKill = invoiced(batch, "count(*)");
         long preparedAtKill = TestDatabase.preparedTransactions();
@@ -261,19 +263,19 @@ class SeveralNodesIT {
                     .append(" processed, ").append(decisions(batch, node, InboxOutcome.DUPLICATE))
                     .append(" duplicates; ");
         }
-        System.out.printf("several nodes (%s datasource): %d orders x %d copies; %s killed at %d invoiced (%d "
-                        + "transactions prepared in PostgreSQL), restarted with its log; %d handler runs rolled back; "
-                        + "committed decisions: %scopies of %d orders decided on both nodes; %d broker branches "
-                        + "rolled back by hand; settled in %d s%n",
-                Server.nonXa() ? "plain" : "XA", ORDERS, COPIES, KILLED, invoicedAtKill, preparedAtKill,
-                rolledBackRuns, perNode, onBothNodes, rolledBack, seconds);
+        System.out.printf("several nodes (%s datasource): %d orders x %d copies; %s killed at %d invoiced, %d "
+                        + "messages delivered to the nodes and not acknowledged (%d transactions prepared in "
+                        + "PostgreSQL), restarted with its log; %d handler runs rolled back; committed decisions: "
+                        + "%scopies of %d orders decided on both nodes; %d broker branches rolled back by hand; "
+                        + "settled in %d s%n",
+                Server.nonXa() ? "plain" : "XA", ORDERS, COPIES, KILLED, invoicedAtKill, deliveredAtKill,
+                preparedAtKill, rolledBackRuns, perNode, onBothNodes, rolledBack, seconds);
 
         assertEquals(ORDERS, invoiced(batch, "count(*)"), "an order was invoiced twice, or not at all");
         assertEquals(ORDERS, invoiced(batch, "count(DISTINCT orderid)"));
         assertEquals(ORDERS, queryLong("SELECT count(*) FROM " + INBOX + " WHERE scope = ? AND message_id LIKE ?",
                 OrdersListener.class.getName(), batch + "-%"), "one marker per order");
         assertEquals(0, broker.deadLettered(), "an order was dead-lettered");
-        Queue queue = broker.server().locateQueue(SimpleString.of("orders"));
         assertEquals(0, queue.getMessageCount() + queue.getDeliveringCount() + queue.getScheduledCount(),
                 "the queue is empty");
         assertEquals(0, broker.server().getResourceManager().getPreparedTransactions().size(),
