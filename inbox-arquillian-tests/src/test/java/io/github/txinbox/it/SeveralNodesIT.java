@@ -47,8 +47,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.server.Queue;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -150,11 +148,8 @@ class SeveralNodesIT {
     static void startTwoNodes() throws Exception {
         work = Path.of(System.getProperty("txinbox.it.workDir"), "several-nodes");
         Files.createDirectories(work);
-        WebArchive archive = Deployments.withPersistenceXml(
-                Deployments.war(SeveralNodesIT.class, Orders.class, OrdersListener.class), "crash-persistence.xml");
-        war = work.resolve(archive.getName());
-        Files.deleteIfExists(war);
-        archive.as(ZipExporter.class).exportTo(war.toFile());
+        war = Deployments.export(Deployments.withPersistenceXml(
+                Deployments.war(SeveralNodesIT.class, Orders.class, OrdersListener.class), "crash-persistence.xml"));
         broker = PersistentBroker.start(work.resolve("artemis"));
         // One after the other: two servers booting at once could both pick the same free HTTP port.
         for (String node : NODES) {
@@ -243,9 +238,10 @@ class SeveralNodesIT {
         assertTrue(invoicedAtKill < ORDERS, "every order was invoiced before the kill: none was in flight");
 
         servers.put(KILLED, start(KILLED));
-        int rolledBack = broker.settle("orders", Duration.ofSeconds(IN_DOUBT_SECONDS), Duration.ofSeconds(180),
-                () -> invoiced(batch, "count(DISTINCT orderid)") + broker.deadLettered() >= ORDERS
+        int rolledBack = broker.settle("orders",
+                () -> invoiced(batch, "count(DISTINCT orderid)") + broker.deadLetters() >= ORDERS
                         && TestDatabase.preparedTransactions() == 0,
+                Duration.ofSeconds(IN_DOUBT_SECONDS), Duration.ofSeconds(180),
                 () -> invoiced(batch, "count(DISTINCT orderid)") + " of " + ORDERS + " orders invoiced, "
                         + TestDatabase.preparedTransactions() + " transactions prepared in PostgreSQL");
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
@@ -275,7 +271,7 @@ class SeveralNodesIT {
         assertEquals(ORDERS, invoiced(batch, "count(DISTINCT orderid)"));
         assertEquals(ORDERS, queryLong("SELECT count(*) FROM " + INBOX + " WHERE scope = ? AND message_id LIKE ?",
                 OrdersListener.class.getName(), batch + "-%"), "one marker per order");
-        assertEquals(0, broker.deadLettered(), "an order was dead-lettered");
+        assertEquals(0, broker.deadLetters(), "an order was dead-lettered");
         assertEquals(0, queue.getMessageCount() + queue.getDeliveringCount() + queue.getScheduledCount(),
                 "the queue is empty");
         assertEquals(0, broker.server().getResourceManager().getPreparedTransactions().size(),
