@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.Test;
  * stays prepared for {@value #IN_DOUBT_SECONDS} s is rolled back, whatever became of the database's side, because
  * the inbox recognises the redelivery when the database's side had committed.
  */
-@Tag("payara7-unsettled") // left out of the ee11 leg: see docs/compatibility.md
 class BrokerRestartIT {
 
     private static final int ORDERS = 40;

@@ -39,7 +39,6 @@ import org.junit.jupiter.api.Test;
  * broker's branch was prepared, Payara does not end it after the restart (it recovers no inbound branch of a
  * message-driven bean); the broker's administrator rolls it back, and the inbox takes care of the rest.
  */
-@Tag("payara7-unsettled") // left out of the ee11 leg: see docs/compatibility.md
 @Tag("nonxa")
 class NonXaServerCrashIT {
 

@@ -25,7 +25,6 @@ import org.junit.jupiter.api.Test;
  * the same transaction log. Runs Payara Micro by hand ({@link CrashServer}) with an XA datasource; NonXaServerCrashIT
  * does the same with a plain one.
  */
-@Tag("payara7-unsettled") // left out of the ee11 leg: see docs/compatibility.md
 @Tag("xa") // the XA set-up; NonXaServerCrashIT kills the non-XA one
 class ServerCrashIT {
 

@@ -81,7 +81,8 @@ import org.junit.jupiter.api.Test;
  * <p>Purges: with many expired markers, both nodes purge at the same moment; the markers each deleted add up to the
  * expired ones, so none was deleted twice, both deleted some, and no unexpired marker was touched.
  */
-@Tag("payara7-unsettled") // runs Payara Micro by hand: left out of the ee11 leg, see docs/compatibility.md
+@Tag("xa") // the default leg; the non-XA set-up was run by hand (docs/scaling.md)
+@Tag("several-nodes") // left out of the ee11 leg to keep CI short
 class SeveralNodesIT {
 
     private static final int ORDERS = 200;
