@@ -80,38 +80,18 @@ class PurgeIT {
 
     @AfterEach
     void dropTriggers() {
-        TestDatabase.update("DROP TRIGGER IF EXISTS slow_delete ON " + INBOX);
+        TestDatabase.fastDeletes();
         TestDatabase.update("DROP TRIGGER IF EXISTS poisoned_delete ON " + INBOX);
-    }
-
-    /** Inserts expired markers 1 s apart, oldest first, from 2001-01-01. */
-    private static void insertExpired(String scope, int count) {
-        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
-                + "SELECT ?, 'expired-' || i, timestamptz '2001-01-01 00:00:00+00' + i * interval '1 second' "
-                + "FROM generate_series(1, ?) AS i", scope, count);
-    }
-
-    private static void insertFresh(String scope, int count) {
-        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id) "
-                + "SELECT ?, 'fresh-' || i FROM generate_series(1, ?) AS i", scope, count);
     }
 
     private static long count() {
         return TestDatabase.queryLong("SELECT count(*) FROM " + INBOX);
     }
 
-    /** Makes every DELETE statement on the inbox sleep first, so that a purge takes a while. */
-    private static void slowDeletes(double secondsPerStatement) {
-        TestDatabase.update("CREATE OR REPLACE FUNCTION " + TestDatabase.SCHEMA + ".slow_delete() RETURNS trigger "
-                + "LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(" + secondsPerStatement + "); RETURN NULL; END $$");
-        TestDatabase.update("CREATE TRIGGER slow_delete BEFORE DELETE ON " + INBOX
-                + " FOR EACH STATEMENT EXECUTE FUNCTION " + TestDatabase.SCHEMA + ".slow_delete()");
-    }
-
     @Test
     void deletesExactlyTheExpiredMarkersAndKeepsTheNewerOnes() {
-        insertExpired("orders", 95);
-        insertFresh("orders", 10);
+        TestDatabase.insertExpiredMarkers("orders", 95);
+        TestDatabase.insertFreshMarkers("orders", 10);
         assertEquals(95, purger.purgeExpired(RETENTION, 10));
         assertEquals(10, count());
         assertEquals(10, TestDatabase.queryLong("SELECT count(*) FROM " + INBOX + " WHERE message_id LIKE 'fresh-%'"));
@@ -120,8 +100,8 @@ class PurgeIT {
 
     @Test
     void eachBatchCommitsOnItsOwnWhileThePurgeRuns() throws Exception {
-        insertExpired("orders", 50);
-        slowDeletes(0.3);
+        TestDatabase.insertExpiredMarkers("orders", 50);
+        TestDatabase.slowDeletes(0.3);
         Set<Long> seen = new TreeSet<>();
         AtomicBoolean purging = new AtomicBoolean(true);
         CompletableFuture<Void> watcher = CompletableFuture.runAsync(() -> {
@@ -144,8 +124,8 @@ class PurgeIT {
 
     @Test
     void twoConcurrentPurgersDeleteDisjointSetsThatAddUpToAll() throws Exception {
-        insertExpired("orders", 200);
-        slowDeletes(0.05);
+        TestDatabase.insertExpiredMarkers("orders", 200);
+        TestDatabase.slowDeletes(0.05);
         Future<Long> first = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
         Future<Long> second = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
         long a = first.get(60, TimeUnit.SECONDS);
@@ -158,8 +138,8 @@ class PurgeIT {
 
     @Test
     void claimsOfNewMessagesDoNotWaitForAPurge() throws Exception {
-        insertExpired("orders", 40);
-        slowDeletes(1.0);
+        TestDatabase.insertExpiredMarkers("orders", 40);
+        TestDatabase.slowDeletes(1.0);
         AtomicBoolean watching = new AtomicBoolean(true);
         Set<String> claimsWaitingOnLocks = new TreeSet<>();
         Future<Long> purge = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
@@ -216,7 +196,7 @@ class PurgeIT {
 
     @Test
     void aFailedBatchLeavesTheEarlierBatchesDeleted() {
-        insertExpired("orders", 25);
+        TestDatabase.insertExpiredMarkers("orders", 25);
         // The newest expired marker (purged last) cannot be deleted.
         TestDatabase.update("CREATE OR REPLACE FUNCTION " + TestDatabase.SCHEMA + ".poisoned_delete() "
                 + "RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "

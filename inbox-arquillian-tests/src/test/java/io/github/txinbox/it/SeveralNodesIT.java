@@ -296,11 +296,8 @@ class SeveralNodesIT {
             purge(node);
         }
         String scope = "several-nodes-" + UUID.randomUUID();
-        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
-                + "SELECT ?, 'expired-' || i, timestamptz '2001-01-01 00:00:00+00' + i * interval '1 second' "
-                + "FROM generate_series(1, ?) AS i", scope, EXPIRED);
-        TestDatabase.update("INSERT INTO " + INBOX + " (scope, message_id) "
-                + "SELECT ?, 'fresh-' || i FROM generate_series(1, ?) AS i", scope, FRESH);
+        TestDatabase.insertExpiredMarkers(scope, EXPIRED);
+        TestDatabase.insertFreshMarkers(scope, FRESH);
         String expiredMarkers = "SELECT count(*) FROM " + INBOX + " WHERE processed_at < now() - interval '"
                 + RETENTION_DAYS + " days'";
         long expired = queryLong(expiredMarkers);
@@ -308,10 +305,7 @@ class SeveralNodesIT {
 
         // Every DELETE on the inbox sleeps 20 ms first: a purge lasts long enough (2 s alone) for the two to overlap
         // on a busy machine too.
-        TestDatabase.update("CREATE OR REPLACE FUNCTION " + TestDatabase.SCHEMA + ".several_nodes_slow_delete() "
-                + "RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.02); RETURN NULL; END $$");
-        TestDatabase.update("CREATE TRIGGER several_nodes_slow_delete BEFORE DELETE ON " + INBOX
-                + " FOR EACH STATEMENT EXECUTE FUNCTION " + TestDatabase.SCHEMA + ".several_nodes_slow_delete()");
+        TestDatabase.slowDeletes(0.02);
         Map<String, Long> deleted = new LinkedHashMap<>();
         long started = System.nanoTime();
         ExecutorService callers = Executors.newFixedThreadPool(NODES.size());
@@ -330,7 +324,7 @@ class SeveralNodesIT {
             }
         } finally {
             callers.shutdownNow();
-            TestDatabase.update("DROP TRIGGER IF EXISTS several_nodes_slow_delete ON " + INBOX);
+            TestDatabase.fastDeletes();
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         System.out.printf("several nodes, purges at once: %d expired markers, deleted %s, in %d ms%n", expired,

@@ -101,6 +101,48 @@ public final class TestDatabase {
     }
 
     /**
+     * Inserts expired markers into the test inbox: {@code expired-1} to {@code expired-<count>}, 1 s apart, oldest
+     * first, from 2001-01-01.
+     *
+     * @param scope the scope
+     * @param count how many
+     */
+    public static void insertExpiredMarkers(String scope, int count) {
+        update("INSERT INTO " + INBOX + " (scope, message_id, processed_at) "
+                + "SELECT ?, 'expired-' || i, timestamptz '2001-01-01 00:00:00+00' + i * interval '1 second' "
+                + "FROM generate_series(1, ?) AS i", scope, count);
+    }
+
+    /**
+     * Inserts markers processed now into the test inbox: {@code fresh-1} to {@code fresh-<count>}.
+     *
+     * @param scope the scope
+     * @param count how many
+     */
+    public static void insertFreshMarkers(String scope, int count) {
+        update("INSERT INTO " + INBOX + " (scope, message_id) SELECT ?, 'fresh-' || i FROM generate_series(1, ?) AS i",
+                scope, count);
+    }
+
+    /**
+     * Makes every DELETE statement on the test inbox sleep first, so that a purge takes a while, until
+     * {@link #fastDeletes()}.
+     *
+     * @param secondsPerStatement how long each statement sleeps
+     */
+    public static void slowDeletes(double secondsPerStatement) {
+        update("CREATE OR REPLACE FUNCTION " + SCHEMA + ".slow_delete() RETURNS trigger "
+                + "LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(" + secondsPerStatement + "); RETURN NULL; END $$");
+        update("CREATE TRIGGER slow_delete BEFORE DELETE ON " + INBOX + " FOR EACH STATEMENT EXECUTE FUNCTION "
+                + SCHEMA + ".slow_delete()");
+    }
+
+    /** Undoes {@link #slowDeletes}, if it was done. */
+    public static void fastDeletes() {
+        update("DROP TRIGGER IF EXISTS slow_delete ON " + INBOX);
+    }
+
+    /**
      * Returns an order id no other test uses, so that tests share the database without seeing each other's rows.
      *
      * @return {@code order-} and a random UUID
