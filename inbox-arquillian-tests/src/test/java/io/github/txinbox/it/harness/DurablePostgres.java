@@ -98,7 +98,8 @@ public final class DurablePostgres implements AutoCloseable {
             durable.execute("CREATE TABLE " + TestDatabase.SCHEMA
                     + ".invoice (id text PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
             durable.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "
-                    + "order_id text NOT NULL, delivery int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
+                    + "order_id text NOT NULL, delivery int NOT NULL, "
+                    + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
         } catch (RuntimeException e) {
             durable.close();
             throw e;
@@ -167,7 +168,8 @@ public final class DurablePostgres implements AutoCloseable {
      */
     public void stop(Shutdown mode) {
         Path data = dataDirectory();
-        pgCtl(data, List.of("-D", data.toString(), "-m", mode.name().toLowerCase(), "-w", "-t", "60", "stop"));
+        pgCtl(postmasterOpts(data),
+                List.of("-D", data.toString(), "-m", mode.name().toLowerCase(), "-w", "-t", "60", "stop"));
     }
 
     /**
@@ -176,8 +178,8 @@ public final class DurablePostgres implements AutoCloseable {
      */
     public void start() {
         Path data = dataDirectory();
-        List<String> options = startOptions(data);
-        pgCtl(data, List.of("-D", data.toString(), "-o", String.join(" ", options), "-l",
+        String opts = postmasterOpts(data);
+        pgCtl(opts, List.of("-D", data.toString(), "-o", String.join(" ", startOptions(opts)), "-l",
                 data.resolve("restarted.log").toString(), "-w", "-t", "60", "start"));
     }
 
@@ -189,18 +191,23 @@ public final class DurablePostgres implements AutoCloseable {
     }
 
     /**
-     * Returns the options the server was started with, from {@code postmaster.opts} (its program, then each argument
-     * in double quotes), less the data directory, which {@code pg_ctl} passes itself.
+     * Reads how the server was started, from {@code postmaster.opts} in its data directory: its program, then each
+     * argument in double quotes.
      */
-    private static List<String> startOptions(Path data) {
-        List<String> arguments = new ArrayList<>();
+    private static String postmasterOpts(Path data) {
         try {
-            Matcher matcher = QUOTED.matcher(Files.readString(data.resolve("postmaster.opts"), StandardCharsets.UTF_8));
-            while (matcher.find()) {
-                arguments.add(matcher.group(1));
-            }
+            return Files.readString(data.resolve("postmaster.opts"), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read how PostgreSQL was started, in " + data, e);
+        }
+    }
+
+    /** Returns the arguments in {@code postmaster.opts} but the data directory, which {@code pg_ctl} passes itself. */
+    private static List<String> startOptions(String opts) {
+        List<String> arguments = new ArrayList<>();
+        Matcher matcher = QUOTED.matcher(opts);
+        while (matcher.find()) {
+            arguments.add(matcher.group(1));
         }
         List<String> options = new ArrayList<>();
         for (int i = 0; i < arguments.size(); i++) {
@@ -215,21 +222,15 @@ public final class DurablePostgres implements AutoCloseable {
     }
 
     /**
-     * Runs the {@code pg_ctl} beside the server's {@code postgres} program (the first word of postmaster.opts), in a
-     * user namespace of its own where the embedded server runs in one (PostgreSQL refuses to run as root).
+     * Runs the {@code pg_ctl} beside the server's {@code postgres} program (the first word of {@code postmaster.opts}),
+     * in a user namespace of its own where the embedded server runs in one (PostgreSQL refuses to run as root).
      */
-    private static void pgCtl(Path data, List<String> arguments) {
-        String program;
-        try {
-            program = Files.readString(data.resolve("postmaster.opts"), StandardCharsets.UTF_8).split(" ", 2)[0];
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not read how PostgreSQL was started, in " + data, e);
-        }
+    private static void pgCtl(String opts, List<String> arguments) {
         List<String> command = new ArrayList<>();
         if (LinuxUtils.isUnshareAvailable()) {
             command.addAll(List.of("unshare", "-U"));
         }
-        command.add(Path.of(program).resolveSibling("pg_ctl").toString());
+        command.add(Path.of(opts.split(" ", 2)[0]).resolveSibling("pg_ctl").toString());
         command.addAll(arguments);
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
