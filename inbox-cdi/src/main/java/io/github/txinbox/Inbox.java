@@ -19,7 +19,12 @@ import java.lang.annotation.Target;
  * {@link InboxResult}. By default the message id is the {@code JMSMessageID} of the method's first
  * {@link jakarta.jms.Message} parameter.
  *
- * <p>The result rules, applied in the caller's transaction:
+ * <p>Without XA, run the method in a transaction of its own and acknowledge the message after it commits: a
+ * message-driven bean with {@code @TransactionAttribute(NOT_SUPPORTED)} calls a CDI bean whose method carries
+ * {@code @Transactional} and {@code @Inbox}. A redelivery after any crash is then processed or recognised, and nothing
+ * is ever left prepared.
+ *
+ * <p>The result rules, applied in the method's transaction:
  * <ul>
  *   <li><b>duplicate</b>: the id was claimed by a committed transaction before. The method is not invoked; the call
  *       returns normally ({@link InboxResult#duplicate()} for a method returning {@code InboxResult}), so the
@@ -31,7 +36,10 @@ import java.lang.annotation.Target;
  *   <li><b>retry</b>: the method returns {@link InboxResult#retry(String)} or throws {@link InboxRetryException}:
  *       the transaction is marked for rollback, so the method's writes and the marker roll back together, and the
  *       call returns normally (or, with {@link #rethrowRetry()}, throws {@link InboxRetryException}). The broker
- *       redelivers according to its own redelivery settings.</li>
+ *       redelivers according to its own redelivery settings. When the method's transaction is its own (a
+ *       {@code @Transactional} on it began one, because its caller had none or it is {@code REQUIRES_NEW}), the
+ *       retry is always thrown: that transaction ends when the call returns, and a caller that returned normally
+ *       would have its message acknowledged.</li>
  *   <li><b>failure</b>: the method throws anything else: the transaction is marked for rollback and the exception is
  *       rethrown unchanged.</li>
  *   <li><b>no id</b>: the message has no id under the configured key: {@link MissingMessageIdException}, and the

@@ -3,7 +3,9 @@ package io.github.txinbox;
 /**
  * Thrown by an {@link Inbox @Inbox} method to have its message delivered again: the inbox marks the transaction for
  * rollback (the method's writes and the marker roll back together) and returns normally, without a stack trace in the
- * log. Equivalent to returning {@link InboxResult#retry(String)}.
+ * log. Equivalent to returning {@link InboxResult#retry(String)}. The inbox throws it out of the method instead with
+ * {@link Inbox#rethrowRetry()}, and when the method's transaction is its own, so that the caller does not acknowledge
+ * the message.
  */
 public class InboxRetryException extends RuntimeException {
 

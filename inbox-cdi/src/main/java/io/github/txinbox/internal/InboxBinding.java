@@ -34,6 +34,14 @@ record InboxBinding(String description, String scope, String key, Class<? extend
     private static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
 
     /**
+     * What to do instead of {@code @Inbox} on a bean that runs without a transaction, which is what a message-driven
+     * bean does to have its message acknowledged only after the inbox's transaction commits.
+     */
+    private static final String OWN_TRANSACTION_ADVICE = ". To acknowledge the message only after the inbox's "
+            + "transaction commits (the set-up without XA), keep this bean without a transaction and move @Inbox to a "
+            + "@Transactional method of a CDI bean that it calls (see docs/without-xa.md)";
+
+    /**
      * Where {@code @Inbox} applies: a method of a bean class, the {@code @Inbox} in effect there (the method's, else
      * the class's, directly or through a stereotype), and the annotations the container sees on the method and the
      * class.
@@ -132,13 +140,14 @@ record InboxBinding(String description, String scope, String key, Class<? extend
         }
         if ("BEAN".equals(enumValue(site.classAnnotations(), EJB_TRANSACTION_MANAGEMENT))) {
             problems.add(where + ": the bean uses bean-managed transactions; @Inbox needs a container-managed "
-                    + "transaction to write its marker in");
+                    + "transaction to write its marker in" + OWN_TRANSACTION_ADVICE);
         }
         String attribute = firstNonNull(enumValue(site.methodAnnotations(), EJB_TRANSACTION_ATTRIBUTE),
                 enumValue(site.classAnnotations(), EJB_TRANSACTION_ATTRIBUTE));
         if ("NOT_SUPPORTED".equals(attribute) || "NEVER".equals(attribute)) {
             problems.add(where + " runs with @TransactionAttribute(" + attribute
-                    + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY");
+                    + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY"
+                    + OWN_TRANSACTION_ADVICE);
         }
         String transactional = firstNonNull(enumValue(site.methodAnnotations(), TRANSACTIONAL),
                 enumValue(site.classAnnotations(), TRANSACTIONAL));

@@ -219,9 +219,13 @@ class InboxBindingTest {
 
     @Test
     void refusesBeanManagedTransactions() {
-        assertTrue(problem(BeanManagedListener.class, "onMessage").endsWith(
+        String problem = problem(BeanManagedListener.class, "onMessage");
+        assertTrue(problem.contains(
                 "the bean uses bean-managed transactions; @Inbox needs a container-managed transaction to write "
-                        + "its marker in"));
+                        + "its marker in. To acknowledge the message only after the inbox's transaction commits"),
+                problem);
+        assertTrue(problem.endsWith("move @Inbox to a @Transactional method of a CDI bean that it calls "
+                + "(see docs/without-xa.md)"), problem);
     }
 
     @Test
