@@ -43,17 +43,31 @@ public final class CrashPoint implements XAResource {
      * @param orderId the order
      */
     public static void hangOnce(String orderId) {
-        if (TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".handler_stall WHERE order_id = ?", orderId) > 0) {
+        if (!markReached(orderId)) {
             return;
         }
-        TestDatabase.update("INSERT INTO " + TestDatabase.SCHEMA + ".handler_stall (order_id, pid) VALUES (?, ?)",
-                orderId, (int) ProcessHandle.current().pid());
         try {
             Thread.sleep(TimeUnit.MINUTES.toMillis(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Publishes this process's id as having reached the crash point of an order, the first time it is called for the
+     * order.
+     *
+     * @param orderId the order
+     * @return whether this was the first time
+     */
+    public static boolean markReached(String orderId) {
+        if (TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".handler_stall WHERE order_id = ?", orderId) > 0) {
+            return false;
+        }
+        TestDatabase.update("INSERT INTO " + TestDatabase.SCHEMA + ".handler_stall (order_id, pid) VALUES (?, ?)",
+                orderId, (int) ProcessHandle.current().pid());
+        return true;
     }
 
     @Override

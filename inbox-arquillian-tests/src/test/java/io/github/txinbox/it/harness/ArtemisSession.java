@@ -36,7 +36,7 @@ import org.junit.platform.launcher.LauncherSessionListener;
 public final class ArtemisSession implements LauncherSessionListener {
 
     /** The queues of the test application. */
-    public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "timeout",
+    public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "ack", "timeout",
             "configured", "two-resources", "bench-inbox", "bench-plain", "price-inbox-local", "price-inbox-xa",
             "price-plain-xa");
 

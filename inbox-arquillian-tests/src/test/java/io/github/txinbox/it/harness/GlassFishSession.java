@@ -126,7 +126,7 @@ public final class GlassFishSession implements LauncherSessionListener {
                 + " inbox-it-pool");
         commands.add("create-jdbc-resource --connectionpoolid inbox-it-pool " + Server.GLASSFISH.dataSource());
         commands.add("create-jms-resource --restype jakarta.jms.ConnectionFactory jms/txinbox-cf");
-        for (String queue : List.of("orders", "service", "crash")) {
+        for (String queue : List.of("orders", "service", "crash", "ack")) {
             commands.add("create-jms-resource --restype jakarta.jms.Queue --property Name=" + queue + " jms/" + queue);
         }
         return commands;

@@ -92,7 +92,7 @@ public final class LibertySession implements LauncherSessionListener {
         boolean xa = !Server.nonXa();
         StringBuilder queues = new StringBuilder();
         StringBuilder resources = new StringBuilder();
-        for (String queue : List.of("orders", "service", "crash")) {
+        for (String queue : List.of("orders", "service", "crash", "ack")) {
             queues.append("        <queue id=\"").append(queue).append("\" maxRedeliveryCount=\"")
                     .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append("\" redeliveryInterval=\"")
                     .append(ArtemisSession.REDELIVERY_DELAY_MS).append("\" exceptionDestination=\"")

@@ -78,6 +78,20 @@ public final class Messages {
                 .GET().build()).trim());
     }
 
+    /**
+     * Counts the messages of a queue that wait for a consumer (not those delivered and not yet acknowledged).
+     *
+     * @param queue the queue's name
+     * @return how many wait
+     */
+    public int queued(String queue) {
+        if (Server.current().usesTestBroker()) {
+            return Broker.count(queue, null);
+        }
+        return Integer.parseInt(call(HttpRequest.newBuilder(uri("jms/queued", Map.of("queue", queue))).GET().build())
+                .trim());
+    }
+
     private URI uri(String path, Map<String, String> parameters) {
         StringBuilder query = new StringBuilder();
         parameters.forEach((name, value) -> query.append(query.length() == 0 ? "" : "&")

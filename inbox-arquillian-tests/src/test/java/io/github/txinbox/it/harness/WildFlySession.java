@@ -121,7 +121,7 @@ public final class WildFlySession implements LauncherSessionListener {
                 .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append(")\n")
                 .append(messaging).append("/address-setting=#:write-attribute(name=redelivery-delay, value=")
                 .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n");
-        for (String queue : List.of("orders", "service", "crash")) {
+        for (String queue : List.of("orders", "service", "crash", "ack")) {
             cli.append(messaging).append("/jms-queue=").append(queue).append(":add(entries=[java:/jms/queue/")
                     .append(queue).append("])\n");
         }

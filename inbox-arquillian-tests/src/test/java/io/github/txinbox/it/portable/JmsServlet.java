@@ -20,7 +20,8 @@ import javax.naming.NamingException;
  * The test client's way into the server's own broker, for the servers whose broker runs inside them.
  * {@code POST /jms/send?queue=Q&copies=N&name=value...} sends N text messages to the queue, each with the other
  * parameters as string properties, and answers the last JMSMessageID; {@code GET /jms/dead-lettered?selector=S}
- * answers how many messages in the dead-letter queue match the selector; {@code GET /jms/ping} answers {@code pong},
+ * answers how many messages in the dead-letter queue match the selector, {@code GET /jms/queued?queue=Q} how many wait
+ * in the queue; {@code GET /jms/ping} answers {@code pong},
  * which tells the test client that the deployment is up.
  *
  * <p>The JNDI names come from the server's system properties: {@code txinbox.it.jms.connectionFactory}, the queue's
@@ -71,20 +72,24 @@ public class JmsServlet extends HttpServlet {
             response.getWriter().print("pong");
             return;
         }
-        if (!"/dead-lettered".equals(request.getPathInfo())) {
+        String queueName;
+        if ("/dead-lettered".equals(request.getPathInfo())) {
+            queueName = setting("txinbox.it.jms.deadLetterQueue");
+        } else if ("/queued".equals(request.getPathInfo())) {
+            queueName = setting("txinbox.it.jms.queuePrefix") + request.getParameter("queue");
+        } else {
             response.sendError(HttpServletResponse.SC_NOT_FOUND);
             return;
         }
         String selector = request.getParameter("selector");
-        String deadLetters = setting("txinbox.it.jms.deadLetterQueue");
         try (JMSContext context = connectionFactory().createContext();
-                QueueBrowser browser = context.createBrowser(deadLetters.startsWith(PHYSICAL)
-                        ? context.createQueue(deadLetters.substring(PHYSICAL.length()))
-                        : lookup(deadLetters, Queue.class), selector)) {
+                QueueBrowser browser = context.createBrowser(queueName.startsWith(PHYSICAL)
+                        ? context.createQueue(queueName.substring(PHYSICAL.length()))
+                        : lookup(queueName, Queue.class), selector)) {
             response.setContentType("text/plain");
             response.getWriter().print(Collections.list(browser.getEnumeration()).size());
         } catch (JMSException e) {
-            throw new IOException("Could not browse the dead-letter queue", e);
+            throw new IOException("Could not browse " + queueName, e);
         }
     }
 
