@@ -1,0 +1,253 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.queryLong;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.ArtemisSession;
+import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.Directories;
+import io.github.txinbox.it.harness.Messages;
+import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.Server;
+import io.github.txinbox.it.harness.StandaloneServer;
+import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.portable.AckAfterCommitCrashPoints;
+import io.github.txinbox.it.portable.AckAfterCommitHandler;
+import io.github.txinbox.it.portable.AckAfterCommitListener;
+import java.net.URL;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The set-up that acknowledges after the commit ({@link AckAfterCommitListener}: a message-driven bean without a
+ * transaction calling a {@code @Transactional @Inbox} bean), with the server killed with SIGKILL or halted at each
+ * point of a message's life, then started again: in the handler; before the commit (in the transaction's
+ * before-completion phase); after the commit and before {@code onMessage} returned, the window the inbox is for (an
+ * {@code AFTER_SUCCESS} observer of the inbox's event halts the JVM, {@link AckAfterCommitCrashPoints}); and the
+ * commit failing with the server running, its connection killed. After each, the message comes back by itself and is
+ * processed once or recognised as a duplicate; nothing is dead-lettered, nothing is left on the queue, and nothing is
+ * prepared anywhere. No step of the test resolves anything: the broker's delivery was never in a transaction.
+ *
+ * <p>Runs on Payara Micro (against the test JVM's broker), WildFly and Open Liberty (each on its own broker, whose
+ * store is kept across the restart).
+ */
+@Tag("ack-after-commit-crash")
+class AckAfterCommitCrashIT {
+
+    private static final Duration BOOT = Duration.ofMinutes(3);
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static final String SCOPE = AckAfterCommitHandler.SCOPE;
+    private static final String QUEUE = AckAfterCommitListener.QUEUE;
+
+    /** A server of this run's kind, started by hand so that the test can kill it. */
+    private interface Node extends AutoCloseable {
+
+        /** Kills the server with SIGKILL (if it still runs) and waits until it is gone. */
+        void kill() throws Exception;
+
+        /** The test's way to the server's broker. */
+        Messages messages();
+    }
+
+    private static Node start(String name, boolean fresh) throws Exception {
+        WebArchive war = Deployments.withMessaging(Deployments.war(AckAfterCommitCrashIT.class));
+        if (Server.current().usesTestBroker()) {
+            PayaraMicroProcess process = PayaraMicroProcess.deploy(Deployments.export(war), BOOT);
+            URL url = new URL("http://127.0.0.1:" + process.httpPort() + "/" + war.getName().replace(".war", "")
+                    + "/");
+            return new Node() {
+                @Override
+                public void kill() throws Exception {
+                    process.kill();
+                }
+
+                @Override
+                public Messages messages() {
+                    return Messages.of(url);
+                }
+
+                @Override
+                public void close() throws Exception {
+                    process.close();
+                }
+            };
+        }
+        if (fresh) {
+            Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", name));
+        }
+        StandaloneServer server = StandaloneServer.start(name, war, BOOT);
+        return new Node() {
+            @Override
+            public void kill() {
+                server.kill();
+            }
+
+            @Override
+            public Messages messages() {
+                return Messages.of(server.url());
+            }
+
+            @Override
+            public void close() {
+                server.close();
+            }
+        };
+    }
+
+    @BeforeEach
+    @AfterEach
+    void nothingPrepared() {
+        assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
+        if (Server.current().usesTestBroker()) {
+            assertEquals(0, Broker.preparedBranches(), "the broker holds no prepared branch");
+        }
+    }
+
+    private static long decisions(String orderId, String outcome) {
+        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", SCOPE, orderId, outcome);
+    }
+
+    private static long invoices(String orderId) {
+        return TestDatabase.invoices(SCOPE, orderId);
+    }
+
+    private static long calls(String orderId) {
+        return TestDatabase.handlerCalls(SCOPE, orderId);
+    }
+
+    private static long markers(String orderId) {
+        return TestDatabase.markers(INBOX, SCOPE, orderId);
+    }
+
+    private static void awaitCrashPoint(String orderId) {
+        Await.until(Duration.ofSeconds(60), "the server to reach the crash point", () -> queryLong(
+                "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
+    }
+
+    /**
+     * Sends one order that stops the server where its behaviour says, waits until it does, and kills the server (a
+     * halted server is already gone).
+     */
+    private static void sendAndKill(String name, String orderId, String behaviour) throws Exception {
+        try (Node node = start(name, true)) {
+            node.messages().send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
+            awaitCrashPoint(orderId);
+            node.kill();
+        }
+    }
+
+    /** Starts the server again and waits until the order's message has been decided as expected and acknowledged. */
+    private static void restartAndDrain(String name, String orderId, String outcome, long decided) throws Exception {
+        try (Node node = start(name, false)) {
+            Messages messages = node.messages();
+            try {
+                Await.until(WAIT, "the redelivery of " + orderId + " to be " + outcome,
+                        () -> decisions(orderId, outcome) == decided);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; " + state(messages, orderId), e);
+            }
+            Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
+            assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId), "the crash used up no delivery");
+        }
+    }
+
+    /** What became of an order, for a failure's message. */
+    private static String state(Messages messages, String orderId) {
+        StringBuilder state = new StringBuilder("handler calls (delivery counts):");
+        try (var connection = TestDatabase.connect(); var statement = TestDatabase.prepare(connection,
+                "SELECT delivery FROM " + TestDatabase.SCHEMA + ".handler_call WHERE consumer = ? AND order_id = ? "
+                        + "ORDER BY at", SCOPE, orderId); var rows = statement.executeQuery()) {
+            while (rows.next()) {
+                state.append(' ').append(rows.getInt(1));
+            }
+        } catch (java.sql.SQLException e) {
+            state.append(" unreadable (").append(e).append(')');
+        }
+        return state + "; decisions PROCESSED " + decisions(orderId, "PROCESSED") + ", DUPLICATE "
+                + decisions(orderId, "DUPLICATE") + ", FAILURE " + decisions(orderId, "FAILURE") + "; queued "
+                + messages.queued(QUEUE) + ", dead-lettered " + messages.deadLettered(Orders.ORDER_ID, orderId)
+                + (Server.current().usesTestBroker() ? ", delivering " + ArtemisSession.server()
+                        .locateQueue(SimpleString.of(QUEUE)).getDeliveringCount() : "");
+    }
+
+    @Test
+    void killedInTheHandlerTheRedeliveryIsProcessedOnce() throws Exception {
+        String orderId = TestDatabase.newOrderId();
+        sendAndKill("ack-handler", orderId, "hang");
+        assertEquals(0, invoices(orderId), "the invoice was flushed but never committed");
+        assertEquals(0, markers(orderId));
+
+        // The first attempt died before the inbox decided: the redelivery's is the one decision.
+        restartAndDrain("ack-handler", orderId, "PROCESSED", 1);
+        assertEquals(2, calls(orderId), "the redelivery reached the handler");
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(orderId));
+    }
+
+    @Test
+    void killedBeforeTheCommitTheRedeliveryIsProcessedOnce() throws Exception {
+        String orderId = TestDatabase.newOrderId();
+        sendAndKill("ack-before-commit", orderId, "hang-before-commit");
+        // The handler had returned and the inbox had decided; the commit never came.
+        assertEquals(1, decisions(orderId, "PROCESSED"));
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(orderId));
+
+        restartAndDrain("ack-before-commit", orderId, "PROCESSED", 2);
+        assertEquals(2, calls(orderId), "the redelivery reached the handler");
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(orderId));
+    }
+
+    @Test
+    void haltedAfterTheCommitBeforeTheAcknowledgementTheRedeliveryIsADuplicate() throws Exception {
+        String orderId = TestDatabase.newOrderId();
+        sendAndKill("ack-after-commit", orderId, "halt-after-commit");
+        // The window was hit: the invoice and the marker are committed, and the broker was never told.
+        assertEquals(1, invoices(orderId), "the database had committed when the server halted");
+        assertEquals(1, markers(orderId));
+        assertEquals(1, calls(orderId));
+
+        restartAndDrain("ack-after-commit", orderId, "DUPLICATE", 1);
+        assertEquals(1, calls(orderId), "the handler ran once");
+        assertEquals(1, decisions(orderId, "PROCESSED"));
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(orderId));
+    }
+
+    @Test
+    void theCommitFailsOnAKilledConnectionAndTheRedeliveryIsProcessedOnce() throws Exception {
+        String orderId = TestDatabase.newOrderId();
+        try (Node node = start("ack-connection", true)) {
+            Messages messages = node.messages();
+            messages.send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "stall-first"), 1);
+            awaitCrashPoint(orderId);
+            // The handler waits with its transaction open; its database connection is killed under it.
+            long pid = queryLong("SELECT pid FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?",
+                    orderId);
+            assertEquals(1, queryLong("SELECT count(*) FROM pg_stat_activity WHERE pid = ?", (int) pid));
+            queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?)) t", (int) pid);
+            TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true "
+                    + "WHERE order_id = ?", orderId);
+
+            Await.until(WAIT, "the redelivery of " + orderId, () -> markers(orderId) == 1);
+            Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
+            assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId));
+        }
+        assertEquals(2, calls(orderId), "the redelivery reached the handler");
+        assertEquals(1, invoices(orderId));
+        assertEquals(1, markers(orderId));
+    }
+}
