@@ -37,7 +37,7 @@ public final class ArtemisSession implements LauncherSessionListener {
 
     /** The queues of the test application. */
     public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "ack", "timeout",
-            "configured", "two-resources", "bench-inbox", "bench-plain", "price-inbox-local", "price-inbox-xa",
+            "configured", "two-resources", "bench-inbox", "bench-plain", "price-inbox-ack", "price-inbox-local", "price-inbox-xa",
             "price-plain-xa");
 
     /** Where messages go after their last failed attempt. */

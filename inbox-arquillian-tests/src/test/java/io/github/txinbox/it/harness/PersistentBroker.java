@@ -139,6 +139,27 @@ public final class PersistentBroker implements AutoCloseable {
      */
     public int settle(String queue, BooleanSupplier accounted, Duration inDoubt, Duration timeout,
             Supplier<String> state) throws Exception {
+        return await(queue, accounted, inDoubt, timeout, state);
+    }
+
+    /**
+     * Waits until a test's messages are all accounted for and the queue is empty, by themselves: nothing is rolled
+     * back by hand, and a transaction branch prepared in the broker fails the wait at once (in the set-up that
+     * acknowledges after the commit the broker's deliveries are in no transaction).
+     *
+     * @param queue     the queue
+     * @param accounted whether every message of the test is accounted for (processed or dead-lettered)
+     * @param timeout   how long to wait
+     * @param state     what to report, besides the broker's figures, when the wait fails
+     */
+    public void awaitDrainedByItself(String queue, BooleanSupplier accounted, Duration timeout,
+            Supplier<String> state) throws Exception {
+        await(queue, accounted, null, timeout, state);
+    }
+
+    /** Waits as {@link #settle} does; with no {@code inDoubt}, any prepared branch fails the wait. */
+    private int await(String queue, BooleanSupplier accounted, Duration inDoubt, Duration timeout,
+            Supplier<String> state) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, Long> firstSeen = new HashMap<>();
         int rolledBack = 0;
@@ -151,6 +172,10 @@ public final class PersistentBroker implements AutoCloseable {
                 return rolledBack;
             }
             long now = System.nanoTime();
+            if (inDoubt == null && prepared.length > 0) {
+                throw new AssertionError("A transaction branch is prepared in the broker: " + String.join("; ",
+                        prepared) + "; " + state.get());
+            }
             for (String entry : prepared) {
                 long since = firstSeen.computeIfAbsent(entry, e -> now);
                 if (now - since > inDoubt.toNanos()) {
