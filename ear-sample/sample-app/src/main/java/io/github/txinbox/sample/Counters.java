@@ -5,13 +5,15 @@ import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the sample counted per batch since the application started (in memory): messages sent, deliveries, handler
- * runs, and the shortest time between two attempts at one order. Each demo batch has an id of its own, carried by its
+ * What the sample counted per batch since the application started (in memory): messages sent, deliveries and the
+ * listeners they went to, handler runs, and the shortest time between two attempts at one order. Each demo batch has an id of its own, carried by its
  * messages, so a batch's counts never mix with another's.
  */
 @Singleton
@@ -25,9 +27,10 @@ public class Counters {
         batch(batch).sent.addAndGet(count);
     }
 
-    /** Records a delivery (an onMessage call), before the inbox decides on it. */
-    public void delivered(String batch, boolean redelivered) {
+    /** Records a delivery (an onMessage call of the named listener), before the inbox decides on it. */
+    public void delivered(String batch, String listener, boolean redelivered) {
         Batch counts = batch(batch);
+        counts.listeners.add(listener);
         counts.deliveries.incrementAndGet();
         if (redelivered) {
             counts.redeliveries.incrementAndGet();
@@ -77,11 +80,22 @@ public class Counters {
         return snapshot;
     }
 
+    /**
+     * Returns the listeners that received a batch's messages.
+     *
+     * @param batch the batch id
+     * @return their class names, sorted and separated by commas; empty for a batch never seen
+     */
+    public String listeners(String batch) {
+        return String.join(",", new TreeSet<>(batches.getOrDefault(batch, new Batch()).listeners));
+    }
+
     private Batch batch(String batch) {
         return batches.computeIfAbsent(batch, b -> new Batch());
     }
 
     private static final class Batch {
+        final Set<String> listeners = ConcurrentHashMap.newKeySet();
         final AtomicLong sent = new AtomicLong();
         final AtomicLong deliveries = new AtomicLong();
         final AtomicLong redeliveries = new AtomicLong();

@@ -19,7 +19,8 @@ public class DeliveryCounter {
     @AroundInvoke
     public Object count(InvocationContext invocation) throws Exception {
         Message message = (Message) invocation.getParameters()[0];
-        counters.delivered(message.getStringProperty(OrderPlacedListener.BATCH), message.getJMSRedelivered());
+        counters.delivered(message.getStringProperty(OrderPlacedHandler.BATCH),
+                invocation.getMethod().getDeclaringClass().getSimpleName(), message.getJMSRedelivered());
         return invocation.proceed();
     }
 }

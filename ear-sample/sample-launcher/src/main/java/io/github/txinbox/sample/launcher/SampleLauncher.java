@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Settings, from the environment: {@code TXINBOX_SAMPLE_DB_URL}, {@code TXINBOX_SAMPLE_DB_USER},
  * {@code TXINBOX_SAMPLE_DB_PASSWORD} (an existing PostgreSQL instead of the embedded one) and
- * {@code TXINBOX_SAMPLE_XA} ({@code true}: an XA datasource instead of the default non-XA one).
+ * {@code TXINBOX_SAMPLE_XA} ({@code true}: an XA datasource and the listener in the container's transaction).
  */
 public final class SampleLauncher {
 
@@ -99,7 +99,8 @@ public final class SampleLauncher {
                 "SAMPLE_DB_USER", database.user(),
                 "SAMPLE_DB_PASSWORD", database.password(),
                 "SAMPLE_DB_DATASOURCE_CLASS", xa ? "org.postgresql.xa.PGXADataSource"
-                        : "org.postgresql.ds.PGSimpleDataSource")));
+                        : "org.postgresql.ds.PGSimpleDataSource",
+                "SAMPLE_XA", Boolean.toString(xa))));
         step("Deploying txinbox-sample.ear", () -> domain.deploy(target.resolve("txinbox-sample.ear"),
                 "txinbox-sample"));
 
@@ -109,6 +110,10 @@ public final class SampleLauncher {
         System.out.println("Sent " + sent.getInt("messagesSent") + " messages (batch " + batch + "): " + ORDERS
                 + " orders, " + DUPLICATES + " of them twice, " + FAILING + " failing on their first delivery, and "
                 + POISON + " failing on every delivery.");
+        System.out.println(xa ? "  To XaOrderPlacedListener: onMessage runs in the container's XA transaction, and the "
+                + "broker's acknowledgement commits with the invoice."
+                : "  To OrderPlacedListener: onMessage runs without a transaction, OrderPlacedHandler's own "
+                + "transaction commits the invoice, and the broker acknowledges when onMessage returns.");
         JsonObject status = awaitSettled(batch);
         printOutcome(status);
         awaitPurge();
@@ -172,6 +177,7 @@ public final class SampleLauncher {
 
     private static void printOutcome(JsonObject status) {
         System.out.println();
+        System.out.println("  delivered to: " + status.getString("listeners", "?"));
         System.out.println("  outcome of the batch               count");
         System.out.println("  ---------------------------------  -----");
         List<String[]> rows = List.of(

@@ -57,7 +57,7 @@ class SampleIT {
             int postgresPort = Integer.parseInt(db.group(1).replaceAll(".*:(\\d+)/.*", "$1"));
             assertEquals("0", db.group(2), "the embedded PostgreSQL keeps the stock max_prepared_transactions");
             assertTrue(run.output().contains("non-XA datasource"), run.output());
-            assertBatchOutcome(run, db.group(1), "postgres", "postgres");
+            assertBatchOutcome(run, "OrderPlacedListener", db.group(1), "postgres", "postgres");
             assertLoopbackOnly(postgresPort);
             assertReadyUnchecked();
 
@@ -103,7 +103,7 @@ class SampleIT {
 
                 assertEquals(url, run.find(DB_LINE).group(1));
                 assertTrue(run.output().contains("XA datasource (PGXADataSource)"), run.output());
-                assertBatchOutcome(run, url, "postgres", "postgres");
+                assertBatchOutcome(run, "XaOrderPlacedListener", url, "postgres", "postgres");
                 assertEquals(130, count(url, "postgres", "postgres", MARKERS),
                         "the earlier batch's 30 markers and this batch's 100");
 
@@ -148,8 +148,13 @@ class SampleIT {
         }
     }
 
-    /** The table the launcher printed matches the demo batch: 100 orders, 20 sent twice, 5 retried, 1 poison. */
-    private static void assertBatchOutcome(Run run, String url, String user, String password) throws SQLException {
+    /**
+     * The table the launcher printed matches the demo batch: 100 orders, 20 sent twice, 5 retried, 1 poison, every
+     * delivery to the given listener.
+     */
+    private static void assertBatchOutcome(Run run, String listener, String url, String user, String password)
+            throws SQLException {
+        assertTrue(run.output().contains("\n  delivered to: " + listener + "\n"), run.output());
         Map<String, String> table = run.table();
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("messages sent", "121");

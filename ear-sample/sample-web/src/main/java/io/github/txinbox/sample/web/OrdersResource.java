@@ -2,7 +2,9 @@ package io.github.txinbox.sample.web;
 
 import io.github.txinbox.sample.Counters;
 import io.github.txinbox.sample.Invoicing;
+import io.github.txinbox.sample.OrderPlacedHandler;
 import io.github.txinbox.sample.OrderPlacedListener;
+import io.github.txinbox.sample.XaOrderPlacedListener;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
@@ -24,8 +26,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Sends demo batches of orders (with deliberate duplicates and failures) and reports what became of each. */
+/**
+ * Sends demo batches of orders (with deliberate duplicates and failures) and reports what became of each. The orders
+ * go to the queue of {@link OrderPlacedListener}, or with {@code sample.xa=true} to that of
+ * {@link XaOrderPlacedListener}.
+ */
 @Path("orders")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -37,7 +44,14 @@ public class OrdersResource {
     JMSContext jms;
 
     @Resource(lookup = "jms/OrderPlaced")
-    Queue queue;
+    Queue orderPlaced;
+
+    @Resource(lookup = "jms/OrderPlacedXa")
+    Queue orderPlacedXa;
+
+    @Inject
+    @ConfigProperty(name = "sample.xa", defaultValue = "false")
+    boolean xa;
 
     @EJB
     Counters counters;
@@ -97,20 +111,21 @@ public class OrdersResource {
     private void send(String batch, String orderId, int amount, boolean failFirst, boolean poison) {
         try {
             Message message = jms.createMessage();
-            message.setStringProperty(OrderPlacedListener.BATCH, batch);
-            message.setStringProperty(OrderPlacedListener.ORDER_ID, orderId);
-            message.setStringProperty(OrderPlacedListener.AMOUNT, Integer.toString(amount));
-            message.setBooleanProperty(OrderPlacedListener.FAIL_FIRST, failFirst);
-            message.setBooleanProperty(OrderPlacedListener.POISON, poison);
-            jms.createProducer().send(queue, message);
+            message.setStringProperty(OrderPlacedHandler.BATCH, batch);
+            message.setStringProperty(OrderPlacedHandler.ORDER_ID, orderId);
+            message.setStringProperty(OrderPlacedHandler.AMOUNT, Integer.toString(amount));
+            message.setBooleanProperty(OrderPlacedHandler.FAIL_FIRST, failFirst);
+            message.setBooleanProperty(OrderPlacedHandler.POISON, poison);
+            jms.createProducer().send(xa ? orderPlacedXa : orderPlaced, message);
         } catch (JMSException e) {
             throw new IllegalStateException("Could not send order " + orderId, e);
         }
     }
 
     /**
-     * Reports what became of a batch: its counters and table rows, and the messages the broker still holds in the
-     * queue and in its dead-message queue (those two for all batches, from the broker's statistics).
+     * Reports what became of a batch: its counters, the listeners its messages went to, its table rows, and the
+     * messages the broker still holds in the queue and in its dead-message queue (those two for all batches, from the
+     * broker's statistics).
      *
      * @param batch the id {@code demo} returned
      * @return the status
@@ -124,9 +139,10 @@ public class OrdersResource {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("batch", batch);
         status.putAll(counters.snapshot(batch));
+        status.put("listeners", counters.listeners(batch));
         status.putAll(invoicing.tableCounts(batch));
-        status.putAll(BrokerStatistics.queued(Map.of("queued", OrderPlacedListener.QUEUE,
-                "deadLettered", "mq.sys.dmq")));
+        String queue = xa ? XaOrderPlacedListener.QUEUE : OrderPlacedListener.QUEUE;
+        status.putAll(BrokerStatistics.queued(Map.of("queued", queue, "deadLettered", "mq.sys.dmq")));
         return status;
     }
 }
