@@ -38,16 +38,19 @@ final class PayaraDomain {
     private final Path installation;
     private final Path domains;
     private final Path log;
+    private final int portOffset;
     private volatile ProcessHandle server;
 
     /**
      * @param installation the unpacked Payara Server ({@code payara6}, holding {@code glassfish/})
      * @param work         where the domain and the launcher's files go
+     * @param portOffset   added to each of Payara's default ports
      */
-    PayaraDomain(Path installation, Path work) {
+    PayaraDomain(Path installation, Path work, int portOffset) {
         this.installation = installation;
         this.domains = work.resolve("domains");
         this.log = work.resolve("asadmin.log");
+        this.portOffset = portOffset;
     }
 
     /** Replaces the domain left by an earlier run, if any, with a new one. */
@@ -56,7 +59,11 @@ final class PayaraDomain {
             asadmin(Duration.ofMinutes(1), Map.of(), "delete-domain", "--domaindir", domains.toString(), NAME);
         }
         asadmin(Duration.ofMinutes(3), Map.of(), "create-domain", "--nopassword", "--domaindir", domains.toString(),
-                "--adminport", "4848", "--instanceport", "8080", NAME);
+                "--adminport", port(4848), "--instanceport", port(8080), "--domainproperties",
+                "http.ssl.port=" + port(8181) + ":orb.listener.port=" + port(3700) + ":jms.port=" + port(7676)
+                        + ":orb.ssl.port=" + port(3820) + ":orb.mutualauth.port=" + port(3920) + ":domain.jmxPort="
+                        + port(8686) + ":java.debugger.port=" + port(9009) + ":osgi.shell.telnet.port=" + port(6666),
+                NAME);
         copy("broker.properties", domain().resolve("imq/instances/imqbroker/props/config.properties"));
     }
 
@@ -68,6 +75,7 @@ final class PayaraDomain {
      */
     void start(Map<String, String> environment) {
         Path preboot = copy("preboot.asadmin", domains.resolve("preboot.asadmin"));
+        replace(preboot, "--mqport 7676", "--mqport " + port(7676));
         Path postboot = copy("postboot.asadmin", domains.resolve("postboot.asadmin"));
         try {
             asadmin(Duration.ofMinutes(5), environment, "start-domain", "--domaindir", domains.toString(),
@@ -82,7 +90,7 @@ final class PayaraDomain {
     }
 
     void deploy(Path archive, String name) {
-        asadmin(Duration.ofMinutes(5), Map.of(), "deploy", "--name", name, archive.toString());
+        asadmin(Duration.ofMinutes(5), Map.of(), "--port", port(4848), "deploy", "--name", name, archive.toString());
     }
 
     /** Stops the domain and waits until its process has ended; does nothing when it does not run. */
@@ -126,6 +134,19 @@ final class PayaraDomain {
         return domains.resolve(NAME);
     }
 
+    /** One of Payara's default ports, moved by the offset. */
+    private String port(int standard) {
+        return Integer.toString(standard + portOffset);
+    }
+
+    private static void replace(Path file, String text, String replacement) {
+        try {
+            Files.writeString(file, Files.readString(file).replace(text, replacement));
+        } catch (IOException e) {
+            throw new LauncherException("Could not write " + file + ": " + e.getMessage());
+        }
+    }
+
     private Path copy(String resource, Path file) {
         try (InputStream in = PayaraDomain.class.getResourceAsStream("/payara/" + resource)) {
             Files.createDirectories(file.getParent());
@@ -145,7 +166,7 @@ final class PayaraDomain {
         command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-jar",
                 installation.resolve("glassfish/lib/client/appserver-cli.jar").toString(), "--interactive=false"));
         command.addAll(List.of(arguments));
-        String what = "asadmin " + arguments[0];
+        String what = "asadmin " + Stream.of(arguments).filter(a -> !a.startsWith("--")).findFirst().orElse("");
         try {
             Files.createDirectories(log.getParent());
             long start = Files.exists(log) ? Files.size(log) : 0;

@@ -16,18 +16,26 @@ import java.time.Duration;
 /** The sample's REST API, as the launcher uses it: send a demo batch, read a batch's status. */
 final class SampleApi {
 
-    static final String BASE_URL = "http://127.0.0.1:8080/sample/api/orders";
-
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
     private final Path serverLog;
 
-    SampleApi(Path serverLog) {
+    /**
+     * @param httpPort  Payara's HTTP port
+     * @param serverLog the server's log, named in errors
+     */
+    SampleApi(int httpPort, Path serverLog) {
+        this.baseUrl = "http://127.0.0.1:" + httpPort + "/sample/api/orders";
         this.serverLog = serverLog;
+    }
+
+    String baseUrl() {
+        return baseUrl;
     }
 
     /** Sends the demo batch; returns what the server says it sent. */
     JsonObject demo(int orders, int duplicates, int failing, int poison) {
-        return send(HttpRequest.newBuilder(URI.create(BASE_URL + "/demo?orders=" + orders + "&duplicates="
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/demo?orders=" + orders + "&duplicates="
                 + duplicates + "&failing=" + failing + "&poison=" + poison))
                 .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(60)).build());
     }
@@ -38,8 +46,8 @@ final class SampleApi {
                 .build());
     }
 
-    static String statusUrl(String batch) {
-        return BASE_URL + "/status?batch=" + batch;
+    String statusUrl(String batch) {
+        return baseUrl + "/status?batch=" + batch;
     }
 
     /** A count from a status, or -1 where the server could not tell (JSON null). */

@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Settings, from the environment: {@code TXINBOX_SAMPLE_DB_URL}, {@code TXINBOX_SAMPLE_DB_USER},
  * {@code TXINBOX_SAMPLE_DB_PASSWORD} (an existing PostgreSQL instead of the embedded one) and
- * {@code TXINBOX_SAMPLE_XA} ({@code true}: an XA datasource and the listener in the container's transaction).
+ * {@code TXINBOX_SAMPLE_XA} ({@code true}: an XA datasource and the listener in the container's transaction) and
+ * {@code TXINBOX_SAMPLE_PORT_OFFSET} (added to each of Payara's ports).
  */
 public final class SampleLauncher {
 
@@ -27,28 +28,31 @@ public final class SampleLauncher {
     private static final int POISON = 1;
     /** Expired markers planted before deployment, for the first scheduled purge to delete. */
     private static final int EXPIRED_MARKERS = 50;
-    /** The ports the domain listens on, all on 127.0.0.1. */
+    /** The ports the domain listens on, all on 127.0.0.1, before the offset. */
     private static final Map<Integer, String> PORTS = Map.of(4848, "Payara admin", 8080, "Payara HTTP",
             8181, "Payara HTTPS", 7676, "OpenMQ broker", 3700, "IIOP");
 
     private final Path target;
     private final boolean xa;
+    private final int portOffset;
     private final PayaraDomain domain;
     private final SampleApi api;
     private Database database;
     private volatile boolean stopping;
 
-    private SampleLauncher(Path target, boolean xa) {
+    private SampleLauncher(Path target, boolean xa, int portOffset) {
         this.target = target;
         this.xa = xa;
-        this.domain = new PayaraDomain(target.resolve("payara6"), target.resolve("sample-run"));
-        this.api = new SampleApi(domain.serverLog());
+        this.portOffset = portOffset;
+        this.domain = new PayaraDomain(target.resolve("payara6"), target.resolve("sample-run"), portOffset);
+        this.api = new SampleApi(8080 + portOffset, domain.serverLog());
     }
 
     public static void main(String[] args) {
         if (args.length > 0) {
             System.err.println("ear-sample/run.sh takes no arguments; its settings are environment variables "
-                    + "(TXINBOX_SAMPLE_DB_URL, TXINBOX_SAMPLE_DB_USER, TXINBOX_SAMPLE_DB_PASSWORD, TXINBOX_SAMPLE_XA): "
+                    + "(TXINBOX_SAMPLE_DB_URL, TXINBOX_SAMPLE_DB_USER, TXINBOX_SAMPLE_DB_PASSWORD, TXINBOX_SAMPLE_XA, "
+                    + "TXINBOX_SAMPLE_PORT_OFFSET): "
                     + "see ear-sample/README.md.");
             System.exit(2);
         }
@@ -56,7 +60,8 @@ public final class SampleLauncher {
         try {
             launcher = new SampleLauncher(
                     Path.of(System.getProperty("sample.target", "ear-sample/sample-launcher/target")),
-                    xaSetting(System.getenv("TXINBOX_SAMPLE_XA")));
+                    xaSetting(System.getenv("TXINBOX_SAMPLE_XA")),
+                    portOffsetSetting(System.getenv("TXINBOX_SAMPLE_PORT_OFFSET")));
         } catch (LauncherException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -82,6 +87,22 @@ public final class SampleLauncher {
             return true;
         }
         throw new LauncherException("TXINBOX_SAMPLE_XA must be true or false, not \"" + value + "\"");
+    }
+
+    private static int portOffsetSetting(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int offset = Integer.parseInt(value.strip());
+            if (offset >= 0 && offset <= 50_000) {
+                return offset;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new LauncherException("TXINBOX_SAMPLE_PORT_OFFSET must be a number from 0 to 50000, not \"" + value
+                + "\"");
     }
 
     private void run() {
@@ -120,8 +141,8 @@ public final class SampleLauncher {
 
         System.out.println();
         System.out.println("The sample is running. Look at it:");
-        System.out.println("  curl '" + SampleApi.statusUrl(batch) + "'");
-        System.out.println("  curl -X POST '" + SampleApi.BASE_URL + "/demo?orders=10&duplicates=3&failing=1'"
+        System.out.println("  curl '" + api.statusUrl(batch) + "'");
+        System.out.println("  curl -X POST '" + api.baseUrl() + "/demo?orders=10&duplicates=3&failing=1'"
                 + "   (then ask status about the batch it returns)");
         System.out.println("  the server's log: " + domain.serverLog());
         System.out.println(database.embedded() ? "Press Ctrl+C to stop Payara Server, then PostgreSQL."
@@ -239,14 +260,15 @@ public final class SampleLauncher {
         }
     }
 
-    private static void requireFreePorts() {
-        for (Map.Entry<Integer, String> port : PORTS.entrySet()) {
-            try (ServerSocket socket = new ServerSocket(port.getKey(), 1, InetAddress.getLoopbackAddress())) {
+    private void requireFreePorts() {
+        for (Map.Entry<Integer, String> entry : PORTS.entrySet()) {
+            int port = entry.getKey() + portOffset;
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 socket.setReuseAddress(true);
             } catch (IOException e) {
-                throw new LauncherException("port " + port.getKey() + " (" + port.getValue() + ") is already in use. "
-                        + "Stop what listens there (see: ss -ltnp 'sport = :" + port.getKey() + "'), or a sample "
-                        + "still running, and try again.");
+                throw new LauncherException("port " + port + " (" + entry.getValue() + ") is already in use. "
+                        + "Stop what listens there (see: ss -ltnp 'sport = :" + port + "'), or a sample "
+                        + "still running, and try again; or move the sample's ports with TXINBOX_SAMPLE_PORT_OFFSET.");
             }
         }
     }

@@ -44,6 +44,9 @@ class SampleIT {
     private static final Pattern ROW = Pattern.compile("^\\s+(\\S.*?)\\s{2,}(-?\\d+|\\?)$");
     private static final Pattern BATCH = Pattern.compile("\\(batch ([0-9a-f]{8})\\)");
     private static final String MARKERS = "SELECT count(*) FROM inbox WHERE scope = 'order-placed'";
+    /** The build's TXINBOX_SAMPLE_PORT_OFFSET, which every run keeps: it moves Payara's ports off others' servers. */
+    private static final int PORT_OFFSET =
+            Integer.parseInt(System.getenv().getOrDefault("TXINBOX_SAMPLE_PORT_OFFSET", "0").strip());
     private static final Pattern DB_LINE =
             Pattern.compile("^  (jdbc:postgresql://\\S+), max_prepared_transactions = (\\d+)");
 
@@ -73,7 +76,7 @@ class SampleIT {
      */
     private static void assertReadyUnchecked() throws Exception {
         HttpResponse<String> ready = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:8080/health/ready")).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (8080 + PORT_OFFSET) + "/health/ready")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, ready.statusCode(), ready.body());
         assertTrue(ready.body().matches("(?s).*\"name\"\\s*:\\s*\"txinbox\".*"), ready.body());
@@ -217,7 +220,8 @@ class SampleIT {
         assertTrue(postgres < 0 || postgres > payara, "Payara stops before PostgreSQL:\n" + output);
         assertFalse(output.contains("\tat "), "no stack trace:\n" + output);
         for (int port : new int[] {4848, 8080, 7676}) {
-            assertFalse(reachable(port), "port " + port + " still open after the sample stopped");
+            assertFalse(reachable(port + PORT_OFFSET), "port " + (port + PORT_OFFSET) + " still open after the sample "
+                    + "stopped");
         }
         String log = Files.readString(TARGET.resolve("sample-run/domains/sample/logs/server.log"));
         assertFalse(log.contains("Connection refused"), "the server lost its database before it stopped");
@@ -274,7 +278,8 @@ class SampleIT {
             ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                     "-Djava.io.tmpdir=" + TARGET.resolve("tmp"), "-cp", classpath, "-Dsample.target=" + TARGET,
                     SampleLauncher.class.getName()).redirectErrorStream(true);
-            builder.environment().keySet().removeIf(name -> name.startsWith("TXINBOX_SAMPLE_"));
+            builder.environment().keySet().removeIf(name -> name.startsWith("TXINBOX_SAMPLE_")
+                    && !name.equals("TXINBOX_SAMPLE_PORT_OFFSET"));
             builder.environment().putAll(environment);
             return new Run(builder.start());
         }
