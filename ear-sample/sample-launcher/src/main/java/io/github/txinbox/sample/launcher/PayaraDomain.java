@@ -90,7 +90,7 @@ final class PayaraDomain {
     }
 
     void deploy(Path archive, String name) {
-        asadmin(Duration.ofMinutes(5), Map.of(), "--port", port(4848), "deploy", "--name", name, archive.toString());
+        asadmin(Duration.ofMinutes(5), Map.of(), "--port=" + port(4848), "deploy", "--name", name, archive.toString());
     }
 
     /** Stops the domain and waits until its process has ended; does nothing when it does not run. */
