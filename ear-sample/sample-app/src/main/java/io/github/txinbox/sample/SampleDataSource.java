@@ -8,10 +8,11 @@ import jakarta.ejb.Singleton;
  * variables {@code SAMPLE_DB_URL}, {@code SAMPLE_DB_USER}, {@code SAMPLE_DB_PASSWORD} and
  * {@code SAMPLE_DB_DATASOURCE_CLASS}).
  *
- * <p>By default a non-XA {@code org.postgresql.ds.PGSimpleDataSource}: the database then commits as the one
- * non-XA resource of the MDB's transaction, beside the broker's XA branch, and works on a stock PostgreSQL
- * ({@code max_prepared_transactions = 0}). With {@code org.postgresql.xa.PGXADataSource} both join one XA
- * transaction; PostgreSQL then needs {@code max_prepared_transactions > 0}.
+ * <p>By default a non-XA {@code org.postgresql.ds.PGSimpleDataSource}: the only resource of
+ * {@link OrderPlacedHandler}'s own transaction, which works on a stock PostgreSQL
+ * ({@code max_prepared_transactions = 0}). With XA, {@code org.postgresql.xa.PGXADataSource}: the database and the
+ * broker join {@link XaOrderPlacedListener}'s transaction; PostgreSQL then needs
+ * {@code max_prepared_transactions > 0}.
  */
 @DataSourceDefinition(
         name = "java:app/jdbc/sample",
