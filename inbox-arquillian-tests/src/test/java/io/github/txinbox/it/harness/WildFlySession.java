@@ -120,6 +120,10 @@ public final class WildFlySession implements LauncherSessionListener {
         cli.append(messaging).append("/address-setting=#:write-attribute(name=max-delivery-attempts, value=")
                 .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append(")\n")
                 .append(messaging).append("/address-setting=#:write-attribute(name=redelivery-delay, value=")
+                .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n")
+                // WildFly's model gives max-redelivery-delay the default 0 (Artemis's own default is ten times the
+                // delay), and Artemis caps the delay at it: without this line every redelivery comes at once.
+                .append(messaging).append("/address-setting=#:write-attribute(name=max-redelivery-delay, value=")
                 .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n");
         for (String queue : List.of("orders", "service", "crash", "ack")) {
             cli.append(messaging).append("/jms-queue=").append(queue).append(":add(entries=[java:/jms/queue/")
