@@ -14,10 +14,15 @@ import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Messages;
+import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.AckAfterCommitHandler;
 import io.github.txinbox.it.portable.AckAfterCommitListener;
 import java.net.URL;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -90,6 +95,28 @@ class AckAfterCommitMessagingIT {
                 SCOPE, orderId);
     }
 
+    /**
+     * Prints, for the record of each server leg, the JMSXDeliveryCount each handler call of an order saw and the
+     * milliseconds since the call before: what the broker does with the count when an exception leaves onMessage.
+     */
+    private static void recordDeliveries(String test, String orderId) {
+        StringBuilder calls = new StringBuilder();
+        try (Connection connection = TestDatabase.connect();
+                PreparedStatement statement = TestDatabase.prepare(connection, "SELECT delivery, (extract(epoch FROM "
+                        + "at - lag(at) OVER (ORDER BY at)) * 1000)::bigint FROM " + TestDatabase.SCHEMA
+                        + ".handler_call WHERE consumer = ? AND order_id = ? ORDER BY at", SCOPE, orderId);
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                calls.append(calls.length() == 0 ? "" : ", ").append("JMSXDeliveryCount=").append(result.getInt(1));
+                long apart = result.getLong(2);
+                calls.append(result.wasNull() ? "" : " (+" + apart + " ms)");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        System.out.println("[ack-after-commit] " + Server.current() + " " + test + ": " + calls);
+    }
+
     @Test
     void threeCopiesOfOneOrderAreInvoicedOnceAndAllAcknowledged() {
         String orderId = newOrderId();
@@ -128,6 +155,7 @@ class AckAfterCommitMessagingIT {
         assertEquals(1, decisions(orderId, "RETRY"));
         assertEquals(2, handlerCalls(SCOPE, orderId), "the redelivery ran the handler again");
         assertEquals(1, invoices(SCOPE, orderId), "the first attempt's invoice rolled back");
+        recordDeliveries("retry-first", orderId);
         long apart = millisBetweenTheFirstTwoCalls(orderId);
         assertTrue(apart >= ArtemisSession.REDELIVERY_DELAY_MS - 50,
                 "the broker waited its redelivery delay (" + ArtemisSession.REDELIVERY_DELAY_MS + " ms) before the "
@@ -141,6 +169,7 @@ class AckAfterCommitMessagingIT {
         Await.until(WAIT, "the redelivery of " + orderId, () -> decisions(orderId, "PROCESSED") == 1);
         awaitCommitted(orderId);
 
+        recordDeliveries("fail-first", orderId);
         assertEquals(1, decisions(orderId, "FAILURE"));
         assertEquals(2, handlerCalls(SCOPE, orderId));
         assertEquals(1, invoices(SCOPE, orderId));
@@ -152,6 +181,7 @@ class AckAfterCommitMessagingIT {
         String orderId = newOrderId();
         send(orderId, "fail-always", 1);
         Await.until(WAIT, orderId + " to be dead-lettered", () -> messages.deadLettered(Orders.ORDER_ID, orderId) == 1);
+        recordDeliveries("fail-always", orderId);
 
         assertEquals(ArtemisSession.MAX_DELIVERY_ATTEMPTS, handlerCalls(SCOPE, orderId), "one call per delivery");
         assertEquals(ArtemisSession.MAX_DELIVERY_ATTEMPTS, decisions(orderId, "FAILURE"));
@@ -166,6 +196,7 @@ class AckAfterCommitMessagingIT {
         // The first attempt is decided PROCESSED, then its commit fails on the deferred foreign key.
         Await.until(WAIT, "the redelivery of " + orderId, () -> decisions(orderId, "PROCESSED") == 2);
         awaitCommitted(orderId);
+        recordDeliveries("fail-commit-first", orderId);
 
         assertEquals(2, handlerCalls(SCOPE, orderId), "the failed commit's message came again");
         assertEquals(1, invoices(SCOPE, orderId));
