@@ -156,10 +156,12 @@ class AckAfterCommitMessagingIT {
         assertEquals(2, handlerCalls(SCOPE, orderId), "the redelivery ran the handler again");
         assertEquals(1, invoices(SCOPE, orderId), "the first attempt's invoice rolled back");
         recordDeliveries("retry-first", orderId);
-        long apart = millisBetweenTheFirstTwoCalls(orderId);
-        assertTrue(apart >= ArtemisSession.REDELIVERY_DELAY_MS - 50,
-                "the broker waited its redelivery delay (" + ArtemisSession.REDELIVERY_DELAY_MS + " ms) before the "
-                        + "redelivery, not " + apart + " ms");
+        if (Server.current().brokerDelaysRedelivery()) {
+            long apart = millisBetweenTheFirstTwoCalls(orderId);
+            assertTrue(apart >= ArtemisSession.REDELIVERY_DELAY_MS - 50,
+                    "the broker waited its redelivery delay (" + ArtemisSession.REDELIVERY_DELAY_MS + " ms) before "
+                            + "the redelivery, not " + apart + " ms");
+        }
     }
 
     @Test

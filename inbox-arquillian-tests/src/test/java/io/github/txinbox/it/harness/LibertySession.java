@@ -94,8 +94,7 @@ public final class LibertySession implements LauncherSessionListener {
         StringBuilder resources = new StringBuilder();
         for (String queue : List.of("orders", "service", "crash", "ack")) {
             queues.append("        <queue id=\"").append(queue).append("\" maxRedeliveryCount=\"")
-                    .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append("\" redeliveryInterval=\"")
-                    .append(ArtemisSession.REDELIVERY_DELAY_MS).append("\" exceptionDestination=\"")
+                    .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append("\" exceptionDestination=\"")
                     .append(ArtemisSession.DEAD_LETTER_QUEUE).append("\"/>\n");
             resources.append("    <jmsQueue id=\"").append(queue).append("-queue\" jndiName=\"jms/").append(queue)
                     .append("\">\n        <properties.wasJms queueName=\"").append(queue).append("\"/>\n")

@@ -90,6 +90,18 @@ public enum Server {
     }
 
     /**
+     * Tells whether this server's broker waits before it redelivers a message whose delivery failed. Open Liberty's
+     * embedded messaging engine does not when failed messages go to an exception destination: its queue attribute
+     * {@code redeliveryInterval} applies only without one, after the delivery limit, and its activation
+     * specification has no delay.
+     *
+     * @return false on Open Liberty
+     */
+    public boolean brokerDelaysRedelivery() {
+        return this != LIBERTY;
+    }
+
+    /**
      * Returns the directory of this server's descriptors among the test resources.
      *
      * @return {@code servers/payara}, {@code servers/wildfly}, {@code servers/liberty} or {@code servers/glassfish}
