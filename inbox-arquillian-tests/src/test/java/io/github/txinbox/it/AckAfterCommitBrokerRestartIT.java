@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * orders is being consumed, in the set-up that acknowledges after the commit ({@link AckAfterCommitOrdersListener}).
  * Payara Micro runs by hand, connected to a broker of this test's own. The broker's deliveries are in no transaction:
  * a message whose acknowledgement the restart cut off comes again and is a duplicate where its transaction had
- * committed. Every order ends invoiced once, none dead-lettered, and nothing is resolved by hand: a branch prepared
- * in the broker fails the test.
+ * committed. Each order's handler takes 100 ms, so that orders are in flight when the broker stops. Every order ends
+ * invoiced once, none dead-lettered, and nothing is resolved by hand: a branch prepared in the broker fails the test.
  */
 @Tag("nonxa")
 class AckAfterCommitBrokerRestartIT {
@@ -51,7 +51,7 @@ class AckAfterCommitBrokerRestartIT {
                 PayaraMicroProcess server = PayaraMicroProcess.deploy(war, Duration.ofMinutes(3), List.of(),
                         Integer.toString(broker.port()))) {
             Broker.sendEach(broker.url(), "orders", IntStream.range(0, ORDERS)
-                    .mapToObj(i -> Map.of(Orders.ORDER_ID, batch + "-" + i)).toList());
+                    .mapToObj(i -> Map.of(Orders.ORDER_ID, batch + "-" + i, Orders.BEHAVIOUR, "slow")).toList());
             Await.until(Duration.ofSeconds(30), "the first orders to be invoiced",
                     () -> invoiced(batch, "count(*)") >= 3);
             broker.restart();

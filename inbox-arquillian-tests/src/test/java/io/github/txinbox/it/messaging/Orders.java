@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * asks, on the first delivery only: {@code retry-first} throws {@link InboxRetryException}, {@code fail-first}
  * throws an ordinary exception, {@code stall-first} publishes its database connection's backend pid and waits until
  * the test releases it (meanwhile the test kills that connection), {@code fail-commit-first} writes a row that
- * breaks a deferred foreign key, so that the commit itself fails.
+ * breaks a deferred foreign key, so that the commit itself fails. On every delivery, {@code slow} takes 100 ms in the
+ * transaction.
  */
 @ApplicationScoped
 public class Orders {
@@ -48,6 +49,9 @@ public class Orders {
         if (delivery == 1 && "fail-first".equals(behaviour)) {
             throw new IllegalStateException("simulated failure of the first delivery of " + orderId);
         }
+        if ("slow".equals(behaviour)) {
+            pause(100);
+        }
         if (delivery == 1 && "stall-first".equals(behaviour)) {
             stall(orderId);
         }
@@ -55,6 +59,14 @@ public class Orders {
             // Checked only when the transaction commits (or prepares, under XA).
             entityManager.createNativeQuery("INSERT INTO " + TestDatabase.SCHEMA
                     + ".commit_guard (order_id) VALUES (?1)").setParameter(1, orderId).executeUpdate();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
