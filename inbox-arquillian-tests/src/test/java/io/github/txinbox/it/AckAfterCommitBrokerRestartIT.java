@@ -5,14 +5,14 @@ import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.it.aftercommit.AckAfterCommitOrders;
+import io.github.txinbox.it.aftercommit.AckAfterCommitOrdersListener;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
 import io.github.txinbox.it.harness.PersistentBroker;
-import io.github.txinbox.it.messaging.AckAfterCommitOrders;
-import io.github.txinbox.it.messaging.AckAfterCommitOrdersListener;
 import io.github.txinbox.it.messaging.Orders;
 import java.nio.file.Path;
 import java.time.Duration;

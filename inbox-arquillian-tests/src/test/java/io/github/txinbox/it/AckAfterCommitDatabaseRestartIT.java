@@ -3,6 +3,8 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.it.aftercommit.AckAfterCommitOrders;
+import io.github.txinbox.it.aftercommit.AckAfterCommitOrdersListener;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
@@ -11,8 +13,6 @@ import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.DurablePostgres.Shutdown;
 import io.github.txinbox.it.harness.PayaraMicroProcess;
 import io.github.txinbox.it.harness.PersistentBroker;
-import io.github.txinbox.it.messaging.AckAfterCommitOrders;
-import io.github.txinbox.it.messaging.AckAfterCommitOrdersListener;
 import io.github.txinbox.it.messaging.Orders;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
-package io.github.txinbox.it.messaging;
+package io.github.txinbox.it.aftercommit;
 
 import io.github.txinbox.Inbox;
+import io.github.txinbox.it.messaging.Orders;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;

@@ -1,4 +1,4 @@
-package io.github.txinbox.it.messaging;
+package io.github.txinbox.it.aftercommit;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
