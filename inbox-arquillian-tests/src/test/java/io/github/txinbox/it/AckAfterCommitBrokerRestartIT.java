@@ -1,5 +1,7 @@
 package io.github.txinbox.it;
 
+import static io.github.txinbox.it.BrokerRestartIT.callsOfOrdersNotInvoiced;
+import static io.github.txinbox.it.BrokerRestartIT.invoiced;
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,11 +37,6 @@ import org.junit.jupiter.api.Test;
 class AckAfterCommitBrokerRestartIT {
 
     private static final int ORDERS = 40;
-    private static long invoiced(String batch, String select) {
-        return queryLong("SELECT " + select + " FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = 'orders' "
-                + "AND orderid LIKE ?", batch + "-%");
-    }
-
     @Test
     void aBrokerRestartWithMessagesInFlightLosesNothingAndDoublesNothing() throws Exception {
         Path war = Deployments.export(Deployments.war(AckAfterCommitBrokerRestartIT.class, Orders.class,
@@ -62,9 +59,10 @@ class AckAfterCommitBrokerRestartIT {
                     () -> invoiced(batch, "count(DISTINCT orderid)") + broker.deadLetters() >= ORDERS,
                     Duration.ofSeconds(120),
                     () -> invoiced(batch, "count(DISTINCT orderid)") + " of " + ORDERS + " orders invoiced; handler "
-                            + "calls of the orders not invoiced: " + callsOfOrdersNotInvoiced(batch));
+                            + "calls of the orders not invoiced: " + callsOfOrdersNotInvoiced(batch, ORDERS));
             System.out.printf("broker restart, acknowledged after the commit: %d of %d orders invoiced at the "
-                    + "restart; %d handler runs beyond one per order; highest delivery count %d%n", invoicedAtRestart, ORDERS,
+                    + "restart; %d handler runs beyond one per order; highest delivery count %d%n", invoicedAtRestart,
+                    ORDERS,
                     queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_call WHERE order_id LIKE ?",
                             batch + "-%") - ORDERS, queryLong("SELECT max(delivery) FROM " + TestDatabase.SCHEMA
                             + ".handler_call WHERE order_id LIKE ?", batch + "-%"));
@@ -74,17 +72,5 @@ class AckAfterCommitBrokerRestartIT {
         assertEquals(ORDERS, invoiced(batch, "count(DISTINCT orderid)"));
         assertEquals(ORDERS, queryLong("SELECT count(*) FROM " + INBOX + " WHERE scope = ? AND message_id LIKE ?",
                 AckAfterCommitOrders.SCOPE, batch + "-%"));
-    }
-
-    private static String callsOfOrdersNotInvoiced(String batch) {
-        StringBuilder calls = new StringBuilder();
-        for (int i = 0; i < ORDERS; i++) {
-            String orderId = batch + "-" + i;
-            if (queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid = ?", orderId) == 0) {
-                calls.append(orderId).append(": ").append(queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                        + ".handler_call WHERE order_id = ?", orderId)).append(' ');
-            }
-        }
-        return calls.toString();
     }
 }

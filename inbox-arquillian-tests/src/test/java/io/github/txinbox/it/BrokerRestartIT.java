@@ -39,7 +39,8 @@ class BrokerRestartIT {
 
     private static final int ORDERS = 40;
     private static final int IN_DOUBT_SECONDS = 10;
-    private static long invoiced(String batch, String select) {
+    /** Runs an aggregate ({@code count(*)}, say) over the invoices of a batch; shared with the after-commit test. */
+    static long invoiced(String batch, String select) {
         return queryLong("SELECT " + select + " FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = 'orders' "
                 + "AND orderid LIKE ?", batch + "-%");
     }
@@ -65,7 +66,7 @@ class BrokerRestartIT {
                     () -> invoiced(batch, "count(DISTINCT orderid)") + broker.deadLetters() >= ORDERS,
                     Duration.ofSeconds(IN_DOUBT_SECONDS), Duration.ofSeconds(120),
                     () -> invoiced(batch, "count(DISTINCT orderid)") + " of " + ORDERS + " orders invoiced; handler "
-                            + "calls of the orders not invoiced: " + callsOfOrdersNotInvoiced(batch));
+                            + "calls of the orders not invoiced: " + callsOfOrdersNotInvoiced(batch, ORDERS));
             System.out.printf("broker restart: %d of %d orders invoiced at the restart, %d broker branches left in "
                     + "doubt and rolled back by hand%n", invoicedAtRestart, ORDERS, rolledBack);
             assertEquals(0, broker.deadLetters(), "an order was dead-lettered");
@@ -76,9 +77,10 @@ class BrokerRestartIT {
                 OrdersListener.class.getName(), batch + "-%"));
     }
 
-    private static String callsOfOrdersNotInvoiced(String batch) {
+    /** Lists the handler calls of each order of a batch that is not invoiced; shared with the after-commit test. */
+    static String callsOfOrdersNotInvoiced(String batch, int orders) {
         StringBuilder calls = new StringBuilder();
-        for (int i = 0; i < ORDERS; i++) {
+        for (int i = 0; i < orders; i++) {
             String orderId = batch + "-" + i;
             if (queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE orderid = ?", orderId) == 0) {
                 calls.append(orderId).append(": ").append(queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
