@@ -39,6 +39,7 @@ class BrokerRestartIT {
 
     private static final int ORDERS = 40;
     private static final int IN_DOUBT_SECONDS = 10;
+
     /** Runs an aggregate ({@code count(*)}, say) over the invoices of a batch; shared with the after-commit test. */
     static long invoiced(String batch, String select) {
         return queryLong("SELECT " + select + " FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = 'orders' "
