@@ -74,6 +74,16 @@ class AckAfterCommitMessagingIT {
         assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
     }
 
+    /**
+     * The deliveries of a message of the queue before it is dead-lettered: on Payara the test broker's, sized for a
+     * crash ({@link ArtemisSession#ACK_DELIVERY_ATTEMPTS}); on the servers whose broker runs inside them, the leg's
+     * usual attempts.
+     */
+    private static int attempts() {
+        return Server.current().usesTestBroker() ? ArtemisSession.ACK_DELIVERY_ATTEMPTS
+                : ArtemisSession.MAX_DELIVERY_ATTEMPTS;
+    }
+
     private static long decisions(String orderId, String outcome) {
         return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", SCOPE, orderId, outcome);
@@ -185,8 +195,8 @@ class AckAfterCommitMessagingIT {
         Await.until(WAIT, orderId + " to be dead-lettered", () -> messages.deadLettered(Orders.ORDER_ID, orderId) == 1);
         recordDeliveries("fail-always", orderId);
 
-        assertEquals(ArtemisSession.MAX_DELIVERY_ATTEMPTS, handlerCalls(SCOPE, orderId), "one call per delivery");
-        assertEquals(ArtemisSession.MAX_DELIVERY_ATTEMPTS, decisions(orderId, "FAILURE"));
+        assertEquals(attempts(), handlerCalls(SCOPE, orderId), "one call per delivery");
+        assertEquals(attempts(), decisions(orderId, "FAILURE"));
         assertEquals(0, invoices(SCOPE, orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
     }
@@ -227,7 +237,7 @@ class AckAfterCommitMessagingIT {
         messages.send(QUEUE, Map.of("testId", testId), 1);
         Await.until(WAIT, "the message to be dead-lettered", () -> messages.deadLettered("testId", testId) == 1);
 
-        assertEquals(ArtemisSession.MAX_DELIVERY_ATTEMPTS, queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+        assertEquals(attempts(), queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".inbox_decision WHERE scope = ? AND outcome = 'MISSING_ID'", SCOPE) - missingBefore,
                 "one decision per delivery");
     }

@@ -52,6 +52,18 @@ public final class ArtemisSession implements LauncherSessionListener {
     /** Deliveries of a message before it is dead-lettered. */
     public static final int MAX_DELIVERY_ATTEMPTS = 3;
 
+    /** The sessions of the consumer of the queue {@code ack} ({@code maxSession} in servers/payara/ejb-jar.xml). */
+    public static final int ACK_SESSIONS = 4;
+
+    /**
+     * Deliveries of a message of the queue {@code ack} before it is dead-lettered, sized as docs/servers.md says: the
+     * attempts wanted ({@value #MAX_DELIVERY_ATTEMPTS}) and one per session of the consumer, for one crash of its
+     * server. When a server dies, Artemis may count a delivery for each of its sessions that had the message, also
+     * one that had it only in its buffer: with {@value #MAX_DELIVERY_ATTEMPTS} attempts, a message whose handler ran
+     * once before a kill was dead-lettered without a second call.
+     */
+    public static final int ACK_DELIVERY_ATTEMPTS = MAX_DELIVERY_ATTEMPTS + ACK_SESSIONS;
+
     private static final Logger LOG = Logger.getLogger(ArtemisSession.class.getName());
 
     private static volatile EmbeddedActiveMQ broker;
@@ -111,6 +123,10 @@ public final class ArtemisSession implements LauncherSessionListener {
         configuration.addAddressSetting("redelivery", new AddressSettings()
                 .setRedeliveryDelay(SLOW_REDELIVERY_DELAY_MS)
                 .setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS)
+                .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
+        configuration.addAddressSetting("ack", new AddressSettings()
+                .setRedeliveryDelay(REDELIVERY_DELAY_MS)
+                .setMaxDeliveryAttempts(ACK_DELIVERY_ATTEMPTS)
                 .setDeadLetterAddress(SimpleString.of(DEAD_LETTER_QUEUE)));
         for (String queue : QUEUES) {
             configuration.addQueueConfiguration(anycast(queue));
