@@ -96,8 +96,11 @@ public final class StandaloneServer implements AutoCloseable {
     private void awaitReady(Path marker, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            if (marker != null ? Files.exists(marker) : output().contains("CWWKZ0001I: Application " + context
-                    + " started")) {
+            // Open Liberty reports the application started (CWWKZ0001I) before its HTTP endpoint may listen; the
+            // server is ready once it says so (CWWKF0011I).
+            String sofar = output();
+            if (marker != null ? Files.exists(marker) : sofar.contains("CWWKZ0001I: Application " + context
+                    + " started") && sofar.contains("CWWKF0011I")) {
                 return;
             }
             String output = output();
