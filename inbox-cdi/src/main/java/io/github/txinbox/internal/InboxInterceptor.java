@@ -81,10 +81,6 @@ public class InboxInterceptor {
         if (status != Status.STATUS_ACTIVE) {
             throw new NoActiveTransactionException("@Inbox " + binding.description(), status);
         }
-        // A retry must leave by an exception when this call's transaction ends as the call returns: its caller
-        // acknowledges the message on a normal return.
-        boolean throwRetry = binding.rethrowRetry()
-                || TransactionBoundary.ownTransaction(invocation.getContextData(), transactions.getTransactionKey());
 
         String messageId;
         try {
@@ -112,7 +108,7 @@ public class InboxInterceptor {
             // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
             // the committed marker: a retry, not a failure.
             String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + SqlStates.of(e) + ")";
-            return retry(binding, messageId, new InboxRetryException(reason, e), throwRetry, start);
+            return retry(binding, invocation, messageId, new InboxRetryException(reason, e), start);
         }
         if (!claimed) {
             LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
@@ -125,7 +121,7 @@ public class InboxInterceptor {
         try {
             result = invocation.proceed();
         } catch (InboxRetryException e) {
-            return retry(binding, messageId, e, throwRetry, start);
+            return retry(binding, invocation, messageId, e, start);
         } catch (Exception | Error e) {
             markRollbackOnly(e);
             notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
@@ -135,7 +131,7 @@ public class InboxInterceptor {
         InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
         switch (outcome.outcome()) {
             case RETRY -> {
-                return retry(binding, messageId, new InboxRetryException(outcome.reason()), throwRetry, start);
+                return retry(binding, invocation, messageId, new InboxRetryException(outcome.reason()), start);
             }
             case SKIPPED -> {
                 LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
@@ -185,14 +181,17 @@ public class InboxInterceptor {
      * Applies the retry rule: marks the transaction for rollback, logs the reason, then throws the retry (with
      * {@code rethrowRetry}, or in a transaction of the call's own) or returns normally.
      */
-    private Object retry(InboxBinding binding, String messageId, InboxRetryException retry, boolean throwRetry,
-            long start) {
+    private Object retry(InboxBinding binding, InvocationContext invocation, String messageId,
+            InboxRetryException retry, long start) {
         markRollbackOnly(retry);
         String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
         LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
                 + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
         notify(binding, messageId, InboxOutcome.RETRY, reason, start);
-        if (throwRetry) {
+        // A retry must leave by an exception when this call's transaction ends as the call returns: its caller
+        // acknowledges the message on a normal return.
+        if (binding.rethrowRetry()
+                || TransactionBoundary.ownTransaction(invocation.getContextData(), transactions.getTransactionKey())) {
             throw retry;
         }
         return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
