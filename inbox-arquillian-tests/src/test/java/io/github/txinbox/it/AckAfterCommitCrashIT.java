@@ -8,6 +8,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.CrashServer;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.Messages;
@@ -126,8 +127,7 @@ class AckAfterCommitCrashIT {
     }
 
     private static long decisions(String orderId, String outcome) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", SCOPE, orderId, outcome);
+        return TestDatabase.decisions(SCOPE, orderId, outcome);
     }
 
     private static long invoices(String orderId) {
@@ -142,11 +142,6 @@ class AckAfterCommitCrashIT {
         return TestDatabase.markers(INBOX, SCOPE, orderId);
     }
 
-    private static void awaitCrashPoint(String orderId) {
-        Await.until(Duration.ofSeconds(60), "the server to reach the crash point", () -> queryLong(
-                "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
-    }
-
     /**
      * Sends one order that stops the server where its behaviour says, waits until it does, and kills the server (a
      * halted server is already gone).
@@ -154,7 +149,7 @@ class AckAfterCommitCrashIT {
     private static void sendAndKill(String orderId, String behaviour) throws Exception {
         try (Node node = start()) {
             node.messages().send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
-            awaitCrashPoint(orderId);
+            CrashServer.awaitCrashPoint(orderId);
             node.kill();
         }
     }
@@ -176,17 +171,7 @@ class AckAfterCommitCrashIT {
 
     /** What became of an order, for a failure's message. */
     private static String state(Messages messages, String orderId) {
-        StringBuilder state = new StringBuilder("handler calls (delivery counts):");
-        try (var connection = TestDatabase.connect(); var statement = TestDatabase.prepare(connection,
-                "SELECT delivery FROM " + TestDatabase.SCHEMA + ".handler_call WHERE consumer = ? AND order_id = ? "
-                        + "ORDER BY at", SCOPE, orderId); var rows = statement.executeQuery()) {
-            while (rows.next()) {
-                state.append(' ').append(rows.getInt(1));
-            }
-        } catch (java.sql.SQLException e) {
-            state.append(" unreadable (").append(e).append(')');
-        }
-        return state + "; decisions PROCESSED " + decisions(orderId, "PROCESSED") + ", DUPLICATE "
+        return "handler calls: " + TestDatabase.deliveries(SCOPE, orderId) + "; decisions PROCESSED " + decisions(orderId, "PROCESSED") + ", DUPLICATE "
                 + decisions(orderId, "DUPLICATE") + ", FAILURE " + decisions(orderId, "FAILURE") + "; queued "
                 + messages.queued(QUEUE) + ", dead-lettered " + messages.deadLettered(Orders.ORDER_ID, orderId)
                 + (Server.current().usesTestBroker() ? ", delivering " + ArtemisSession.server()
@@ -244,7 +229,7 @@ class AckAfterCommitCrashIT {
         try (Node node = start()) {
             Messages messages = node.messages();
             messages.send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "stall-first"), 1);
-            awaitCrashPoint(orderId);
+            CrashServer.awaitCrashPoint(orderId);
             // The handler waits with its transaction open; its database connection is killed under it.
             long pid = queryLong("SELECT pid FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?",
                     orderId);

@@ -19,10 +19,6 @@ import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.AckAfterCommitHandler;
 import io.github.txinbox.it.portable.AckAfterCommitListener;
 import java.net.URL;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -85,8 +81,7 @@ class AckAfterCommitMessagingIT {
     }
 
     private static long decisions(String orderId, String outcome) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", SCOPE, orderId, outcome);
+        return TestDatabase.decisions(SCOPE, orderId, outcome);
     }
 
     private static void awaitCommitted(String orderId) {
@@ -110,21 +105,8 @@ class AckAfterCommitMessagingIT {
      * milliseconds since the call before: what the broker does with the count when an exception leaves onMessage.
      */
     private static void recordDeliveries(String test, String orderId) {
-        StringBuilder calls = new StringBuilder();
-        try (Connection connection = TestDatabase.connect();
-                PreparedStatement statement = TestDatabase.prepare(connection, "SELECT delivery, (extract(epoch FROM "
-                        + "at - lag(at) OVER (ORDER BY at)) * 1000)::bigint FROM " + TestDatabase.SCHEMA
-                        + ".handler_call WHERE consumer = ? AND order_id = ? ORDER BY at", SCOPE, orderId);
-                ResultSet result = statement.executeQuery()) {
-            while (result.next()) {
-                calls.append(calls.length() == 0 ? "" : ", ").append("JMSXDeliveryCount=").append(result.getInt(1));
-                long apart = result.getLong(2);
-                calls.append(result.wasNull() ? "" : " (+" + apart + " ms)");
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-        System.out.println("[ack-after-commit] " + Server.current() + " " + test + ": " + calls);
+        System.out.println("[ack-after-commit] " + Server.current() + " " + test + ": "
+                + TestDatabase.deliveries(SCOPE, orderId));
     }
 
     @Test

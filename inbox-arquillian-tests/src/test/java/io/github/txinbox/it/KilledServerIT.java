@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.CrashServer;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.Messages;
@@ -44,11 +45,6 @@ class KilledServerIT {
         return StandaloneServer.start(name, war(), BOOT);
     }
 
-    private static void awaitCrashPoint(String orderId) {
-        Await.until(Duration.ofSeconds(60), "the server to reach the crash point", () -> queryLong(
-                "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", orderId) == 1);
-    }
-
     private static long invoices(String orderId) {
         return TestDatabase.invoices(PortableCrashHandler.SCOPE, orderId);
     }
@@ -70,7 +66,7 @@ class KilledServerIT {
         try (StandaloneServer server = freshServer(name)) {
             Messages.of(server.url()).send(PortableCrashListener.QUEUE,
                     Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
-            awaitCrashPoint(orderId);
+            CrashServer.awaitCrashPoint(orderId);
             server.kill();
         }
     }

@@ -65,9 +65,7 @@ class NonXaServerCrashIT {
     }
 
     private static long decisions(String messageId, String outcome) {
-        return TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", CrashHandler.SCOPE, messageId,
-                outcome);
+        return TestDatabase.decisions(CrashHandler.SCOPE, messageId, outcome);
     }
 
     private static int deadLettered(String orderId) {

@@ -1,6 +1,7 @@
 package io.github.txinbox.it;
 
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.decisions;
 import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
 import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
@@ -59,11 +60,6 @@ class PortableMessagingIT {
         messages = Messages.of(url);
     }
 
-
-    private static long decisions(String scope, String messageId, String outcome) {
-        return queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", scope, messageId, outcome);
-    }
 
     /**
      * Waits until a message's marker has committed: the decision is recorded while the transaction still runs, so the

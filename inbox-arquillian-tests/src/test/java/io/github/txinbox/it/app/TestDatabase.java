@@ -196,6 +196,46 @@ public final class TestDatabase {
     }
 
     /**
+     * Counts the inbox's decisions with an outcome on a message, as the portable suite's observer records them
+     * ({@code inbox_decision}, written outside the transaction: a decision whose transaction rolled back counts too).
+     *
+     * @param scope     the inbox scope
+     * @param messageId the message id
+     * @param outcome   the outcome's name
+     * @return how many
+     */
+    public static long decisions(String scope, String messageId, String outcome) {
+        return queryLong("SELECT count(*) FROM " + SCHEMA
+                + ".inbox_decision WHERE scope = ? AND message_id = ? AND outcome = ?", scope, messageId, outcome);
+    }
+
+    /**
+     * Describes a consumer's handler calls for an order, in order: the {@code JMSXDeliveryCount} each saw and the
+     * milliseconds since the call before.
+     *
+     * @param consumer the consumer's name
+     * @param orderId  the order
+     * @return for example {@code JMSXDeliveryCount=1, JMSXDeliveryCount=2 (+305 ms)}, empty when there was none
+     */
+    public static String deliveries(String consumer, String orderId) {
+        StringBuilder calls = new StringBuilder();
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, "SELECT delivery, (extract(epoch FROM "
+                        + "at - lag(at) OVER (ORDER BY at)) * 1000)::bigint FROM " + SCHEMA
+                        + ".handler_call WHERE consumer = ? AND order_id = ? ORDER BY at", consumer, orderId);
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                calls.append(calls.length() == 0 ? "" : ", ").append("JMSXDeliveryCount=").append(result.getInt(1));
+                long apart = result.getLong(2);
+                calls.append(result.wasNull() ? "" : " (+" + apart + " ms)");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the handler calls of " + orderId, e);
+        }
+        return calls.toString();
+    }
+
+    /**
      * Counts the transactions prepared in the test database and neither committed nor rolled back (in doubt).
      *
      * @return how many
