@@ -9,16 +9,17 @@ import java.util.Objects;
  *
  * <p>Observers run on the caller's thread, inside its transaction, before the method's result goes back to the
  * container: what they write commits or rolls back with the message (on {@link InboxOutcome#RETRY},
- * {@link InboxOutcome#FAILURE} and {@link InboxOutcome#MISSING_ID} the transaction is already marked for rollback, so
- * their writes are discarded), and the time they take adds to the message's. An exception from an observer is logged and
- * changes nothing: the decision stands. {@code @ObservesAsync} observers are not notified.
+ * {@link InboxOutcome#HELD}, {@link InboxOutcome#FAILURE} and {@link InboxOutcome#MISSING_ID} the transaction is
+ * already marked for rollback, so their writes are discarded), and the time they take adds to the message's. An
+ * exception from an observer is logged and changes nothing: the decision stands. {@code @ObservesAsync} observers are not notified.
  *
  * @param scope     the deduplication scope
  * @param messageId the message id; {@code null} for {@link InboxOutcome#MISSING_ID}, and for
  *                  {@link InboxOutcome#FAILURE} when reading the id failed
  * @param outcome   what the inbox decided
  * @param reason    why, for {@link InboxOutcome#SKIPPED} and {@link InboxOutcome#RETRY} (the reason given, or the
- *                  SQLSTATE of a conflicting claim), {@link InboxOutcome#FAILURE} (the exception's class and message) and
+ *                  SQLSTATE of a conflicting claim), {@link InboxOutcome#HELD} (how long the claim waited, and for what),
+ *                  {@link InboxOutcome#FAILURE} (the exception's class and message) and
  *                  {@link InboxOutcome#MISSING_ID} (what was missing); {@code null} otherwise
  * @param duration  from the interceptor's start to its decision: the claim, and the method when it ran; not negative
  * @param method    the intercepted method, as {@code fully.qualified.BeanClass.method}

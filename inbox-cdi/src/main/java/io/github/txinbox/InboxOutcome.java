@@ -11,6 +11,14 @@ public enum InboxOutcome {
     SKIPPED,
     /** The method asked for a retry, or the claim conflicted; the transaction rolls back, marker included. */
     RETRY,
+    /**
+     * Another transaction held the message's marker for longer than
+     * {@value InboxSettings#CLAIM_MAX_WAIT}: a copy of the message still being processed, or a transaction left
+     * prepared by a crash. The method did not run; the transaction rolls back, and the message comes again as after
+     * a {@link #RETRY}. A method that returns an {@link InboxResult} gets a retry; events and metrics tell the two
+     * apart.
+     */
+    HELD,
     /** The id was claimed by a committed transaction before; the method did not run. */
     DUPLICATE,
     /**

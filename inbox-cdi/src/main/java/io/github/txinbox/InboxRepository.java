@@ -70,6 +70,7 @@ public class InboxRepository {
 
     private InboxTable table;
     private String claimSql;
+    private String claimLockTimeout;
     private String deleteExpiredBatchSql;
 
     /** For the container; applications inject the repository. */
@@ -80,6 +81,7 @@ public class InboxRepository {
     void init() {
         table = settings.table();
         claimSql = Sql.forTable(Sql.CLAIM, table);
+        claimLockTimeout = settings.claimMaxWait().toMillis() + "ms";
         deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
     }
 
@@ -92,6 +94,13 @@ public class InboxRepository {
      * {@code false} if that transaction committed and {@code true} if it rolled back. A duplicate raises no
      * database error, so the transaction stays usable either way.
      *
+     * <p>The wait is bounded by {@link InboxSettings#claimMaxWait()} ({@value InboxSettings#CLAIM_MAX_WAIT}): a
+     * marker held longer belongs to a transaction that is stuck, or prepared and in doubt after a crash. The
+     * statement then fails with SQLSTATE 55P03 ({@code lock_not_available}), which aborts the transaction: roll it
+     * back and let the message come again. The {@link Inbox @Inbox} interceptor does so and reports it as
+     * {@link InboxOutcome#HELD}. The bound applies to the claim alone; the transaction's own {@code lock_timeout}
+     * is in effect again after it.
+     *
      * @param scope     the deduplication scope, such as the consumer's name; not blank, at most
      *                  {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8 (or the configured limit)
      * @param messageId the message's id; not blank, at most {@value InboxLimits#MAX_MESSAGE_ID_BYTES} bytes in UTF-8
@@ -101,16 +110,19 @@ public class InboxRepository {
      *                                      character or an unpaired surrogate
      * @throws NoActiveTransactionException when no JTA transaction is active
      * @throws jakarta.persistence.PersistenceException when the database fails the statement, for example because
-     *                                      the table does not exist
+     *                                      the table does not exist, or the marker was held longer than the bound
+     *                                      (SQLSTATE 55P03)
      */
     public boolean claim(String scope, String messageId) {
         InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
         InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.claim");
-        return nativeQuery(claimSql)
+        String result = (String) nativeQuery(claimSql)
                 .setParameter(1, scope)
                 .setParameter(2, messageId)
-                .executeUpdate() == 1;
+                .setParameter(3, claimLockTimeout)
+                .getSingleResult();
+        return result.startsWith("1/");
     }
 
     /**

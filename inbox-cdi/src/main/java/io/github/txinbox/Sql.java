@@ -26,13 +26,31 @@ final class Sql {
             """;
 
     /**
-     * Inserts the marker unless one exists: one row updated means this transaction claimed the key. A concurrent,
-     * uncommitted insert of the same key makes PostgreSQL wait for that transaction: its commit yields 0 rows, its
-     * rollback lets this insert go ahead. No unique violation is raised, so the caller's transaction stays usable.
+     * Inserts the marker unless one exists, waiting at most ?3 (a {@code lock_timeout} value such as {@code 10000ms})
+     * for a concurrent transaction that holds it. Returns one text value, which every provider reads alike: {@code 1}
+     * when this transaction claimed the key, {@code 0} when a committed marker exists, then {@code /} and the
+     * {@code lock_timeout} in effect again.
+     *
+     * <p>A concurrent, uncommitted (or prepared) insert of the same key makes PostgreSQL wait for that transaction: its
+     * commit yields no row, its rollback lets this insert go ahead. No unique violation is raised, so the caller's
+     * transaction stays usable. The wait is bounded by setting {@code lock_timeout} for this statement alone: the
+     * innermost subquery saves the transaction's value in {@code txinbox.lock_timeout}, the next sets the bound, and
+     * both run before the insert reads its one row (a subquery with a volatile function is not flattened into its
+     * parent); the final projection, evaluated after the aggregate has consumed the insert, puts the saved value back.
+     * Set with {@code is_local}, both end with the transaction whatever happens. Past the bound PostgreSQL fails the
+     * statement with SQLSTATE 55P03 ({@code lock_not_available}).
      */
     static final String CLAIM = """
-            INSERT INTO %1$s (scope, message_id) VALUES (?1, ?2)
-            ON CONFLICT (scope, message_id) DO NOTHING""";
+            WITH claimed AS (
+                INSERT INTO %1$s (scope, message_id)
+                SELECT ?1, ?2
+                FROM (SELECT set_config('lock_timeout', ?3, true)
+                      FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
+                     ) AS bounded
+                ON CONFLICT (scope, message_id) DO NOTHING
+                RETURNING 1)
+            SELECT count(*) || '/' || set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)
+            FROM claimed""";
 
     /** The transaction's start time on the database clock ({@code now()}), in microseconds since the epoch. */
     static final String NOW_MICROS = """

@@ -100,6 +100,19 @@ public class InboxInterceptor {
             claimed = repository.claim(binding.scope(), messageId);
         } catch (RuntimeException e) {
             markRollbackOnly(e);
+            String state = SqlStates.of(e);
+            if (SqlStates.LOCK_NOT_AVAILABLE.equals(state)) {
+                // Another transaction held the marker past the bound: a copy still running, or a transaction left
+                // prepared by a crash. Its end decides; until then this delivery rolls back and comes again.
+                String reason = "another transaction held the marker for longer than " + settings.claimMaxWait()
+                        + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a copy still being processed, or a transaction "
+                        + "prepared and in doubt (see pg_prepared_xacts)";
+                LOG.warning(() -> "Held: " + messageId + " in scope " + binding.scope() + " for "
+                        + binding.description() + ": " + reason + "; the transaction rolls back and the broker "
+                        + "redelivers");
+                return retry(binding, invocation, messageId, InboxOutcome.HELD, new InboxRetryException(reason, e),
+                        start);
+            }
             if (!SqlStates.isTransactionConflict(e)) {
                 notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
                 throw e;
@@ -107,8 +120,9 @@ public class InboxInterceptor {
             // Under REPEATABLE READ or SERIALIZABLE, a concurrent transaction committed this marker after our
             // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
             // the committed marker: a retry, not a failure.
-            String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + SqlStates.of(e) + ")";
-            return retry(binding, invocation, messageId, new InboxRetryException(reason, e), start);
+            String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + state + ")";
+            return retry(binding, invocation, messageId, InboxOutcome.RETRY, new InboxRetryException(reason, e),
+                    start);
         }
         if (!claimed) {
             LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
@@ -121,7 +135,7 @@ public class InboxInterceptor {
         try {
             result = invocation.proceed();
         } catch (InboxRetryException e) {
-            return retry(binding, invocation, messageId, e, start);
+            return retry(binding, invocation, messageId, InboxOutcome.RETRY, e, start);
         } catch (Exception | Error e) {
             markRollbackOnly(e);
             notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
@@ -131,7 +145,8 @@ public class InboxInterceptor {
         InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
         switch (outcome.outcome()) {
             case RETRY -> {
-                return retry(binding, invocation, messageId, new InboxRetryException(outcome.reason()), start);
+                return retry(binding, invocation, messageId, InboxOutcome.RETRY,
+                        new InboxRetryException(outcome.reason()), start);
             }
             case SKIPPED -> {
                 LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
@@ -178,16 +193,19 @@ public class InboxInterceptor {
     }
 
     /**
-     * Applies the retry rule: marks the transaction for rollback, logs the reason, then throws the retry (with
-     * {@code rethrowRetry}, or in a transaction of the call's own) or returns normally.
+     * Applies the retry rule to a {@link InboxOutcome#RETRY} or a {@link InboxOutcome#HELD}: marks the transaction for
+     * rollback, logs a handler's or a conflict's reason (a held marker is logged where it is found), then throws the
+     * retry (with {@code rethrowRetry}, or in a transaction of the call's own) or returns normally.
      */
-    private Object retry(InboxBinding binding, InvocationContext invocation, String messageId,
+    private Object retry(InboxBinding binding, InvocationContext invocation, String messageId, InboxOutcome outcome,
             InboxRetryException retry, long start) {
         markRollbackOnly(retry);
         String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
-        LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
-                + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
-        notify(binding, messageId, InboxOutcome.RETRY, reason, start);
+        if (outcome == InboxOutcome.RETRY) {
+            LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
+                    + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
+        }
+        notify(binding, messageId, outcome, reason, start);
         // A retry must leave by an exception when this call's transaction ends as the call returns: its caller
         // acknowledges the message on a normal return.
         if (binding.rethrowRetry()

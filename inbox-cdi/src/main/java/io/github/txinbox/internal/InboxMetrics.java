@@ -35,7 +35,8 @@ public class InboxMetrics {
     /** The tag holding the deduplication scope. */
     static final String SCOPE_TAG = "scope";
 
-    /** The tag holding the outcome, in lower case: processed, skipped, retry, duplicate, failure, missing_id. */
+    /** The tag holding the outcome, in lower case: processed, skipped, retry, held, duplicate, failure,
+     * missing_id. */
     static final String OUTCOME_TAG = "outcome";
 
     private static final Logger LOG = Logger.getLogger(InboxMetrics.class.getName());

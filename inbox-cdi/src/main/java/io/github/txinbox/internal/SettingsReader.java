@@ -48,9 +48,12 @@ final class SettingsReader {
                 .map(v -> integer(InboxSettings.MESSAGE_ID_BYTES, v))
                 .orElse(InboxSettings.DEFAULTS.maxMessageIdBytes());
         Duration preparedAge = value(source, InboxSettings.PREPARED_TRANSACTION_AGE)
-                .map(SettingsReader::duration)
+                .map(v -> duration(InboxSettings.PREPARED_TRANSACTION_AGE, v))
                 .orElse(InboxSettings.DEFAULTS.preparedTransactionAge());
-        return new InboxSettings(table, tableCheck, key, scopeBytes, messageIdBytes, preparedAge);
+        Duration claimWait = value(source, InboxSettings.CLAIM_MAX_WAIT)
+                .map(v -> duration(InboxSettings.CLAIM_MAX_WAIT, v))
+                .orElse(InboxSettings.DEFAULT_CLAIM_MAX_WAIT);
+        return new InboxSettings(table, tableCheck, key, scopeBytes, messageIdBytes, preparedAge, claimWait);
     }
 
     private static Optional<String> value(Function<String, Optional<String>> source, String property) {
@@ -66,12 +69,12 @@ final class SettingsReader {
         };
     }
 
-    private static Duration duration(String value) {
+    private static Duration duration(String property, String value) {
         try {
             return Duration.parse(value);
         } catch (DateTimeParseException e) {
-            throw new InboxConfigurationException(InboxSettings.PREPARED_TRANSACTION_AGE + "=" + value
-                    + " is not valid: expected an ISO-8601 duration such as PT5M");
+            throw new InboxConfigurationException(property + "=" + value
+                    + " is not valid: expected an ISO-8601 duration such as PT5M or PT0.5S");
         }
     }
 

@@ -14,6 +14,9 @@ final class SqlStates {
     /** {@code deadlock_detected}: PostgreSQL aborted this transaction to break a deadlock. */
     static final String DEADLOCK_DETECTED = "40P01";
 
+    /** {@code lock_not_available}: a lock was not granted within {@code lock_timeout} (or at once, with NOWAIT). */
+    static final String LOCK_NOT_AVAILABLE = "55P03";
+
     private SqlStates() {
     }
 

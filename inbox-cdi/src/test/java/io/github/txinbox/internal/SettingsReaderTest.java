@@ -1,5 +1,6 @@
 package io.github.txinbox.internal;
 
+import static io.github.txinbox.InboxSettings.CLAIM_MAX_WAIT;
 import static io.github.txinbox.InboxSettings.KEY;
 import static io.github.txinbox.InboxSettings.MESSAGE_ID_BYTES;
 import static io.github.txinbox.InboxSettings.PREPARED_TRANSACTION_AGE;
@@ -44,14 +45,16 @@ class SettingsReaderTest {
         assertEquals(1024, settings.maxMessageIdBytes());
         assertEquals("", settings.defaultKey());
         assertEquals(Duration.ofMinutes(5), settings.preparedTransactionAge());
+        assertEquals(Duration.ofSeconds(10), settings.claimMaxWait());
     }
 
     @Test
     void everySettingIsRead() {
         InboxSettings settings = read(Map.of(TABLE, " Messaging.Inbox ", TABLE_CHECK, "FALSE",
-                KEY, "orderId", SCOPE_BYTES, "64", MESSAGE_ID_BYTES, "2048", PREPARED_TRANSACTION_AGE, "PT30S"));
+                KEY, "orderId", SCOPE_BYTES, "64", MESSAGE_ID_BYTES, "2048", PREPARED_TRANSACTION_AGE, "PT30S",
+                CLAIM_MAX_WAIT, "PT0.25S"));
         assertEquals(new InboxSettings(new InboxTable("messaging", "inbox"), false, "orderId", 64, 2048,
-                Duration.ofSeconds(30)), settings);
+                Duration.ofSeconds(30), Duration.ofMillis(250)), settings);
     }
 
     @Test
@@ -77,6 +80,10 @@ class SettingsReaderTest {
         "txinbox.limits.message-id-bytes|1k|txinbox.limits.message-id-bytes=1k is not valid: expected a whole number",
         "txinbox.health.prepared-transaction-age|5m|txinbox.health.prepared-transaction-age=5m is not valid: expected an ISO-8601 duration",
         "txinbox.health.prepared-transaction-age|-PT1S|txinbox.health.prepared-transaction-age=PT-1S is not valid: it must lie between PT0S and PT876600H",
+        "txinbox.claim.max-wait|10s|txinbox.claim.max-wait=10s is not valid: expected an ISO-8601 duration",
+        "txinbox.claim.max-wait|PT0S|txinbox.claim.max-wait=PT0S is not valid: it must lie between PT0.001S and PT24H, in whole milliseconds",
+        "txinbox.claim.max-wait|PT24H0.001S|txinbox.claim.max-wait=PT24H0.001S is not valid: it must lie between PT0.001S and PT24H",
+        "txinbox.claim.max-wait|PT0.0015S|txinbox.claim.max-wait=PT0.0015S is not valid: it must lie between PT0.001S and PT24H, in whole milliseconds",
     })
     void aBadValueIsRefusedNamingThePropertyAndValue(String property, String value, String message) {
         String refused = refused(Map.of(property, value));

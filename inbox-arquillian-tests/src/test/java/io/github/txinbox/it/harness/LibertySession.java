@@ -1,5 +1,7 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.InboxSettings;
+
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,7 +80,10 @@ public final class LibertySession implements LauncherSessionListener {
                     "-Dtxinbox.it.jms.connectionFactory=jms/txinbox-cf",
                     "-Dtxinbox.it.jms.queuePrefix=jms/",
                     "-Dtxinbox.it.jms.deadLetterQueue=jms/DLQ",
-                    "-Dtxinbox.it.server=liberty"));
+                    "-Dtxinbox.it.server=liberty",
+                    // The server has no MicroProfile Config for HeldMarkerIT to set its bound in: the whole leg runs
+                    // with it, which no other test comes near (their transactions hold a marker for milliseconds).
+                    "-D" + InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not set up Open Liberty in " + server, e);
         }

@@ -141,7 +141,7 @@ public final class PostgresSession implements LauncherSessionListener {
                     + "order_id text NOT NULL, delivery int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
             // Every decision of the inbox in the portable suite, also written outside the JTA transaction.
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".inbox_decision (scope text NOT NULL, "
-                    + "message_id text, outcome text NOT NULL, reason text, "
+                    + "message_id text, outcome text NOT NULL, reason text, millis bigint NOT NULL, "
                     + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
             // SeveralNodesIT's: the decisions of each server node, written in the message's transaction.
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".node_decision (node text NOT NULL, "

@@ -72,6 +72,17 @@ public enum Server {
     }
 
     /**
+     * Tells whether the server gives each application MicroProfile Config, which reads the application's
+     * {@code META-INF/microprofile-config.properties}: all but the Open Liberty test server, which runs without the
+     * {@code mpConfig} feature, so that the inbox reads its settings from system properties alone.
+     *
+     * @return whether a setting can be given per deployment
+     */
+    public boolean hasMicroProfileConfig() {
+        return this != LIBERTY;
+    }
+
+    /**
      * Returns the JNDI name of the datasource the test persistence unit uses on this server.
      *
      * @return the name
