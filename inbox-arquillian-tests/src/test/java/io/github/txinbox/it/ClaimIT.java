@@ -4,14 +4,18 @@ import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxRepository;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.it.app.Note;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.HeldMarker;
+import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.portable.TestEntityManager;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -22,6 +26,7 @@ import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -32,6 +37,7 @@ import java.util.function.LongSupplier;
 import org.hibernate.SessionFactory;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -45,7 +51,12 @@ class ClaimIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(ClaimIT.class, TestEntityManager.class);
+        WebArchive war = Deployments.war(ClaimIT.class, TestEntityManager.class, HeldMarker.class);
+        if (Server.current().hasMicroProfileConfig()) {
+            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
+                    "META-INF/microprofile-config.properties");
+        }
+        return war;
     }
 
     @Inject
@@ -171,7 +182,7 @@ class ClaimIT {
         while (System.nanoTime() < deadline) {
             long waiting = TestDatabase.queryLong("""
                     SELECT count(*) FROM pg_stat_activity
-                    WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO "inbox"%'""");
+                    WHERE wait_event_type = 'Lock' AND query LIKE 'WITH claimed AS (%INSERT INTO "inbox"%'""");
             if (waiting > 0) {
                 return true;
             }
@@ -218,6 +229,50 @@ class ClaimIT {
         assertEquals(databaseNow.minus(retention).truncatedTo(ChronoUnit.MICROS), cutoff);
         assertTrue(Duration.between(cutoff.plus(retention), seen[2]).toMillis() >= 200,
                 "the cutoff moved with the JVM clock");
+    }
+
+    @Test
+    void givesUpAfterTheBoundWhileAnotherTransactionHoldsTheKeyWithSqlState55P03() throws Exception {
+        String id = newId();
+        try (HeldMarker held = HeldMarker.hold("orders", "claim-it", id)) {
+            long start = System.nanoTime();
+            Exception thrown = assertThrows(Exception.class,
+                    () -> Transactions.commit(transaction, () -> inbox.claim("orders", id)));
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals("55P03", sqlState(thrown), "lock_not_available, in " + thrown);
+            long bound = HeldMarker.CLAIM_MAX_WAIT.toMillis();
+            assertTrue(waited >= bound && waited < bound + 2_000, "waited " + waited + " ms for a bound of " + bound);
+            held.rollBack();
+        }
+        assertEquals(0, markers(INBOX, "orders", id));
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)), "claimed once released");
+    }
+
+    @Test
+    void leavesTheTransactionsLockTimeoutAsItFoundIt() throws Exception {
+        String[] seen = Transactions.commit(transaction, () -> {
+            String before = lockTimeout();
+            inbox.claim("orders", newId());
+            String unchanged = lockTimeout();
+            entityManager.createNativeQuery("SELECT set_config('lock_timeout', '7s', true)").getSingleResult();
+            inbox.claim("orders", newId());
+            return new String[] {before, unchanged, lockTimeout()};
+        });
+        assertEquals(seen[0], seen[1], "the claim put the session's lock_timeout back");
+        assertEquals("7s", seen[2], "the claim put the transaction's own lock_timeout back");
+    }
+
+    private String lockTimeout() {
+        return (String) entityManager.createNativeQuery("SELECT current_setting('lock_timeout')").getSingleResult();
+    }
+
+    private static String sqlState(Throwable thrown) {
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                return sql.getSQLState();
+            }
+        }
+        return null;
     }
 
     @Test

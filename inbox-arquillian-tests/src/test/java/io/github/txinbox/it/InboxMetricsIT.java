@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxResult;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.HeldMarker;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
 import jakarta.ejb.EJB;
@@ -32,6 +35,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,7 +51,9 @@ class InboxMetricsIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(InboxMetricsIT.class).addPackage(Orders.class.getPackage());
+        return Deployments.war(InboxMetricsIT.class, HeldMarker.class).addPackage(Orders.class.getPackage())
+                .addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
+                        "META-INF/microprofile-config.properties");
     }
 
     @EJB
@@ -77,7 +83,8 @@ class InboxMetricsIT {
     /** Counts and timer counts of every outcome, so that a test can check that only the expected ones moved. */
     private Map<String, Long> snapshot() {
         Map<String, Long> values = new TreeMap<>();
-        for (String outcome : new String[] {"processed", "duplicate", "skipped", "retry", "failure", "missing_id"}) {
+        for (String outcome : new String[] {"processed", "duplicate", "skipped", "retry", "held", "failure",
+            "missing_id"}) {
             values.put(outcome, count(outcome));
             values.put(outcome + " timed", timed(outcome));
         }
@@ -117,6 +124,20 @@ class InboxMetricsIT {
         service.place(newOrderId(), "retry");
         service.place(newOrderId(), "retry-exception");
         assertMoved(before, "retry", 2);
+    }
+
+    @Test
+    void aHeldMarkerIsCountedApartFromARetry() {
+        String orderId = newOrderId();
+        Map<String, Long> before = snapshot();
+        try (HeldMarker held = HeldMarker.hold(SCOPE, "metrics", orderId)) {
+            InboxResult result = service.place(orderId, "process");
+            assertEquals(InboxOutcome.RETRY, result.outcome(), "the caller is told to retry");
+        }
+        assertMoved(before, "held", 1);
+        var timer = registry.getTimers().get(id(DURATION, "held"));
+        assertTrue(timer.getSnapshot().getMax() >= HeldMarker.CLAIM_MAX_WAIT.toNanos(),
+                "the held call waited the bound; the longest recorded is " + timer.getSnapshot().getMax() + " ns");
     }
 
     @Test
