@@ -1,19 +1,30 @@
 package io.github.txinbox.internal;
 
-import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
-import io.github.txinbox.InboxTableException;
 import io.github.txinbox.PreparedTransaction;
+import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
- * Looks at the inbox's database for {@link InboxReadiness}, in a transaction of its own: whether the table fits, and
- * which transactions have stayed prepared longer than the configured age. It needs no MicroProfile API, so it is an
- * ordinary bean of the library; the readiness check, which an extension adds and which therefore sees none of the
- * library's beans on Payara, finds it through {@link InboxExtension#healthProbe()}.
+ * Looks at the inbox's database for {@link InboxReadiness}: whether the table fits, and which transactions have stayed
+ * prepared longer than the configured age. It needs no MicroProfile API, so it is an ordinary bean of the library; the
+ * readiness check, which an extension adds and which therefore sees none of the library's beans on Payara, finds it
+ * through {@link InboxExtension#healthProbe()}.
+ *
+ * <p>Each look creates a {@link TableVerifier}, which gets the persistence unit of the component environment current
+ * where the check is called. Where there is none (Payara calls the checks of an EAR outside its modules, and a library
+ * in the EAR's {@code lib/} then gets nothing injected), the probe looks from the environment of the first web module
+ * that started: {@link WebStartupCheck} hands it that module's context, which the probe keeps as a contextual proxy of
+ * the module's default {@link ContextService}.
  */
 @ApplicationScoped
 public class HealthProbe {
@@ -27,14 +38,19 @@ public class HealthProbe {
     record Findings(String tableProblem, List<PreparedTransaction> prepared) {
     }
 
-    @Inject
-    InboxRepository repository;
+    /** The default context service of the module where it is looked up (Jakarta Concurrency). */
+    static final String DEFAULT_CONTEXT_SERVICE = "java:comp/DefaultContextService";
+
+    private static final Logger LOG = Logger.getLogger(HealthProbe.class.getName());
 
     @Inject
     InboxSettings settings;
 
     @Inject
-    TableVerifier verifier;
+    Instance<TableVerifier> verifiers;
+
+    /** Looks from a web module's environment, whatever thread calls it; {@code null} until a web module started. */
+    private volatile Supplier<Optional<Findings>> inModule;
 
     /**
      * Returns the settings in effect, without a transaction.
@@ -46,29 +62,52 @@ public class HealthProbe {
     }
 
     /**
-     * Whether the container gave the probe its resources where it created it, on the first call of the readiness
-     * check: not for a library in an EAR's {@code lib/}, whose checks Payara calls outside the EAR's modules.
+     * Checks the table and lists the old prepared transactions, in a transaction of its own: from the component
+     * environment current here, else from that of the web module whose context the probe keeps.
      *
-     * @return whether the probe has its resources
+     * @return the findings; empty when neither here nor through a web module is there a component environment
+     * @throws RuntimeException when the database cannot be reached or a query fails (the transaction rolls back), or
+     *                          when the kept module's context can no longer be entered (the application is stopping)
      */
-    public boolean injected() {
-        return verifier.injected();
+    public Optional<Findings> look() {
+        Optional<Findings> here = lookHere();
+        if (here.isPresent()) {
+            return here;
+        }
+        Supplier<Optional<Findings>> module = inModule;
+        return module == null ? Optional.empty() : module.get();
     }
 
     /**
-     * Checks the table and lists the old prepared transactions.
-     *
-     * @return the findings
-     * @throws RuntimeException when the database cannot be reached or a query fails; the transaction rolls back
+     * Keeps the context of the web module starting now, unless one is kept already or the module's environment gives
+     * the library no resources. Called by {@link WebStartupCheck} in the module's environment.
      */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public Findings look() {
-        String problem = null;
-        try {
-            repository.verifyTable();
-        } catch (InboxTableException e) {
-            problem = e.problem();
+    public void keepModuleContext() {
+        if (inModule != null || !injectedHere()) {
+            return;
         }
-        return new Findings(problem, repository.preparedTransactions(settings.preparedTransactionAge()));
+        try {
+            ContextService contexts = InitialContext.doLookup(DEFAULT_CONTEXT_SERVICE);
+            Supplier<Optional<Findings>> lookHere = this::lookHere;
+            @SuppressWarnings("unchecked")
+            Supplier<Optional<Findings>> proxy = contexts.createContextualProxy(lookHere, Supplier.class);
+            inModule = proxy;
+        } catch (NamingException | RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, e, () -> "No " + DEFAULT_CONTEXT_SERVICE + " in this web module: the readiness check "
+                    + "looks only where the server calls it");
+        }
+    }
+
+    private Optional<Findings> lookHere() {
+        try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
+            TableVerifier verifier = handle.get();
+            return verifier.injected() ? Optional.of(verifier.look(settings.preparedTransactionAge())) : Optional.empty();
+        }
+    }
+
+    private boolean injectedHere() {
+        try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
+            return handle.get().injected();
+        }
     }
 }

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -40,23 +41,27 @@ public class InboxReadiness implements HealthCheck {
         InboxSettings settings = probe.settings();
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .withData("table", settings.table().qualifiedName());
-        if (!probe.injected()) {
-            return unchecked(response, "the server's health service calls the check outside the application's modules, "
-                    + "where the inbox gets no persistence unit (a library in an EAR's lib/)");
-        }
-        HealthProbe.Findings findings;
+        Optional<HealthProbe.Findings> looked;
         try {
-            findings = probe.look();
+            looked = probe.look();
         } catch (RuntimeException e) {
             if (!fromTheDatabase(e)) {
-                // The container could not give the check its persistence unit here: Payara calls the checks of an
-                // EAR outside its modules. Not ready or not, this check cannot tell, and must not take the
-                // application out of service.
+                // The container could not give the check its persistence unit, here or in the module whose context
+                // it borrowed. Not ready or not, this check cannot tell, and must not take the application out of
+                // service.
                 return unchecked(response, rootMessage(e));
             }
             LOG.log(Level.FINE, "The inbox's readiness check could not reach its database", e);
-            return response.down().withData("error", "the database could not be reached: " + rootMessage(e)).build();
+            return response.down().withData("checked", true)
+                    .withData("error", "the database could not be reached: " + rootMessage(e)).build();
         }
+        if (looked.isEmpty()) {
+            return unchecked(response, "the server's health service calls the check outside the application's modules, "
+                    + "where the inbox gets no persistence unit, and no web module of the application lent it its "
+                    + "context (a library in the lib/ of an EAR without a web module)");
+        }
+        HealthProbe.Findings findings = looked.get();
+        response.withData("checked", true);
         if (findings.tableProblem() != null) {
             response.down().withData("error", findings.tableProblem());
         } else {

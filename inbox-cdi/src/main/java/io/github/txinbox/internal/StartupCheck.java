@@ -24,7 +24,8 @@ import java.util.logging.Logger;
  *
  * <p>In an EAR with the library in {@code lib/}, Payara fires the start-up event at the level of the EAR, where the
  * library's beans get no resources injected; the table is then checked when the first web module starts
- * ({@link WebStartupCheck}). It is checked once.
+ * ({@link WebStartupCheck}), which also lends that module's context to the readiness check ({@link HealthProbe}). It is
+ * checked once.
  */
 @ApplicationScoped
 public class StartupCheck {
@@ -59,6 +60,17 @@ public class StartupCheck {
             }
         }
         checkTable();
+    }
+
+    /**
+     * Checks the table ({@link #checkTable()}) and lends the readiness check this web module's context
+     * ({@link HealthProbe#keepModuleContext()}). Called by {@link WebStartupCheck} in the module's environment.
+     *
+     * @throws InboxTableException when the table is missing or differs
+     */
+    public void webModuleStarted() {
+        checkTable();
+        probe.keepModuleContext();
     }
 
     /**

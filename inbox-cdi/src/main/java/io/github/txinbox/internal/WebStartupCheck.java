@@ -9,7 +9,8 @@ import jakarta.servlet.ServletContextListener;
 import java.util.Set;
 
 /**
- * Checks the inbox table when a web module starts, in that module's environment. In an EAR with the library in
+ * Checks the inbox table when a web module starts, in that module's environment, and lends the readiness check that
+ * environment ({@link HealthProbe#keepModuleContext()}). In an EAR with the library in
  * {@code lib/}, the container fires CDI's start-up event at the level of the EAR, where the library's beans get no
  * resources, so {@link StartupCheck} cannot check the table there; a web module's listeners run where they can. Found
  * by the servlet container through {@code META-INF/services}, in {@code WEB-INF/lib} and in an EAR's {@code lib/}
@@ -22,7 +23,7 @@ public class WebStartupCheck implements ServletContainerInitializer {
         context.addListener(new Listener());
     }
 
-    /** Checks the table when the web module's context is initialized. */
+    /** Checks the table, and lends the module's context, when the web module's context is initialized. */
     static final class Listener implements ServletContextListener {
 
         @Override
@@ -35,7 +36,7 @@ public class WebStartupCheck implements ServletContainerInitializer {
                 return;
             }
             if (check.isResolvable()) {
-                check.get().checkTable();
+                check.get().webModuleStarted();
             }
         }
     }
