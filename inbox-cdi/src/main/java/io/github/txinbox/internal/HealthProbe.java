@@ -21,9 +21,10 @@ import javax.naming.NamingException;
  * through {@link InboxExtension#healthProbe()}.
  *
  * <p>Each look creates a {@link TableVerifier}, which gets the persistence unit of the component environment current
- * where the check is called. Where there is none (Payara calls the checks of an EAR outside its modules, and a library
- * in the EAR's {@code lib/} then gets nothing injected), the probe looks from the environment of the first web module
- * that started: {@link WebStartupCheck} hands it that module's context, which the probe keeps as a contextual proxy of
+ * where the check is called. Where there is none that holds the library's names (Payara calls the checks of an EAR
+ * outside its modules, where a library in the EAR's {@code lib/} gets nothing injected, and Payara Micro those of a
+ * WAR where the WAR's names are not bound), the probe looks from the environment of the first web module that
+ * started: {@link WebStartupCheck} hands it that module's context, which the probe keeps as a contextual proxy of
  * the module's default {@link ContextService}.
  */
 @ApplicationScoped
@@ -100,14 +101,30 @@ public class HealthProbe {
 
     private Optional<Findings> lookHere() {
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
-            TableVerifier verifier = handle.get();
-            return verifier.injected() ? Optional.of(verifier.look(settings.preparedTransactionAge())) : Optional.empty();
+            TableVerifier verifier = injected(handle);
+            return verifier == null ? Optional.empty() : Optional.of(verifier.look(settings.preparedTransactionAge()));
         }
     }
 
     private boolean injectedHere() {
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
-            return handle.get().injected();
+            return injected(handle) != null;
         }
+    }
+
+    /**
+     * The handle's verifier, or {@code null} where the component environment gives it no resources: the container
+     * injected nothing (an EAR's {@code lib/} outside every module), or failed to, because the names it looked up are
+     * not bound there (Payara Micro calls a WAR's checks so).
+     */
+    private static TableVerifier injected(Instance.Handle<TableVerifier> handle) {
+        TableVerifier verifier;
+        try {
+            verifier = handle.get();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINEST, "No component environment for the inbox here", e);
+            return null;
+        }
+        return verifier.injected() ? verifier : null;
     }
 }
