@@ -62,7 +62,7 @@ class SampleIT {
             assertTrue(run.output().contains("non-XA datasource"), run.output());
             assertBatchOutcome(run, "OrderPlacedListener", db.group(1), "postgres", "postgres");
             assertLoopbackOnly(postgresPort);
-            assertReadyUnchecked();
+            assertReadinessLooksAtTheTable(db.group(1), "postgres", "postgres");
 
             run.stop();
             assertStoppedInOrder(run);
@@ -71,16 +71,35 @@ class SampleIT {
     }
 
     /**
-     * The inbox's readiness check in the EAR: Payara calls it outside the EAR's modules, where the library in lib/ gets
-     * no persistence unit, so it must say it could not look rather than take the application out of service.
+     * The inbox's readiness check in the EAR, with the library in lib/: it looks at the database although Payara calls
+     * it outside the EAR's modules. Ready while the table is there, not ready while it is renamed away, ready again
+     * once it is back.
      */
-    private static void assertReadyUnchecked() throws Exception {
-        HttpResponse<String> ready = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (8080 + PORT_OFFSET) + "/health/ready")).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static void assertReadinessLooksAtTheTable(String url, String user, String password) throws Exception {
+        HttpResponse<String> ready = ready();
         assertEquals(200, ready.statusCode(), ready.body());
         assertTrue(ready.body().matches("(?s).*\"name\"\\s*:\\s*\"txinbox\".*"), ready.body());
-        assertTrue(ready.body().matches("(?s).*\"checked\"\\s*:\\s*\"?false\"?.*"), ready.body());
+        assertTrue(ready.body().matches("(?s).*\"checked\"\\s*:\\s*\"?true\"?.*"), ready.body());
+        execute(url, user, password, "ALTER TABLE inbox RENAME TO inbox_renamed_away");
+        try {
+            HttpResponse<String> down = ready();
+            assertEquals(503, down.statusCode(), down.body());
+            assertTrue(down.body().matches("(?s).*\"status\"\\s*:\\s*\"DOWN\".*"), down.body());
+            assertTrue(down.body().matches("(?s).*\"checked\"\\s*:\\s*\"?true\"?.*"), down.body());
+            assertTrue(down.body().contains("The inbox table \\\"inbox\\\" will not do: it does not exist"),
+                    down.body());
+        } finally {
+            execute(url, user, password, "ALTER TABLE inbox_renamed_away RENAME TO inbox");
+        }
+        HttpResponse<String> back = ready();
+        assertEquals(200, back.statusCode(), back.body());
+        assertTrue(back.body().matches("(?s).*\"checked\"\\s*:\\s*\"?true\"?.*"), back.body());
+    }
+
+    private static HttpResponse<String> ready() throws Exception {
+        return HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (8080 + PORT_OFFSET) + "/health/ready")).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /**
@@ -242,6 +261,13 @@ class SampleIT {
                 Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(query)) {
             rows.next();
             return rows.getLong(1);
+        }
+    }
+
+    private static void execute(String url, String user, String password, String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
         }
     }
 
