@@ -81,8 +81,8 @@ public class InboxReadiness implements HealthCheck {
     private HealthCheckResponse unchecked(HealthCheckResponseBuilder response, String reason) {
         if (warned.compareAndSet(false, true)) {
             LOG.warning("The inbox's readiness check cannot look at its database from the server's health service ("
-                    + reason + "); it reports UP with checked=false. Call InboxRepository.verifyTable() from a check "
-                    + "of your own in a module instead");
+                    + reason + "); it reports UP with checked=false. Give the application a web module that is a bean "
+                    + "archive, or call InboxRepository.verifyTable() from a check of your own in a module");
         }
         return response.up().withData("checked", false).withData("reason", reason).build();
     }
