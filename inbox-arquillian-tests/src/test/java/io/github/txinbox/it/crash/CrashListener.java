@@ -14,8 +14,9 @@ import jakarta.transaction.TransactionManager;
 
 /**
  * The consumer of the queue {@code crash}. Before the {@link CrashHandler} (and so before the inbox claim) it
- * enlists a {@link CrashPoint} in the transaction when the message's {@code behaviour} is {@code hang-in-commit}, so
- * that the crash point is the first resource after the broker's to be committed.
+ * enlists a {@link CrashPoint} in the transaction when the message's {@code behaviour} is {@code hang-in-commit} (it
+ * blocks in the second phase until the test kills the server) or {@code hold-in-commit} (until the test releases it),
+ * so that the crash point is the first resource after the broker's to be committed.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = "test-artemis-rar"),
@@ -35,8 +36,9 @@ public class CrashListener implements MessageListener {
     public void onMessage(Message message) {
         try {
             String orderId = message.getStringProperty(Orders.ORDER_ID);
-            if ("hang-in-commit".equals(message.getStringProperty(Orders.BEHAVIOUR))) {
-                transactionManager.getTransaction().enlistResource(new CrashPoint(orderId, CrashPoint.Phase.COMMIT));
+            CrashPoint.Phase phase = CrashPoint.inCommit(message.getStringProperty(Orders.BEHAVIOUR));
+            if (phase != null) {
+                transactionManager.getTransaction().enlistResource(new CrashPoint(orderId, phase));
             }
             handler.handle(message);
         } catch (JMSException | RollbackException | SystemException e) {

@@ -6,11 +6,12 @@ import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 
 /**
- * Where the test kills the server. {@link #hangOnce} publishes the server's process id in {@code handler_stall} and
- * blocks, the first time it is called for an order. As an {@link XAResource} enlisted in a transaction it does so in
- * the phase it is given: in {@link #prepare}, after the resources enlisted before it have been prepared and before
- * the transaction manager has decided; in {@link #commit}, after every resource has been prepared and the decision
- * to commit has been logged. Otherwise it votes yes and has nothing to recover.
+ * Where the test kills the server, or restarts the database under it. {@link #hangOnce} publishes the server's
+ * process id in {@code handler_stall} and blocks, the first time it is called for an order; {@link #holdOnce} does the
+ * same until the test releases it. As an {@link XAResource} enlisted in a transaction it does so in the phase it is
+ * given: in {@link #prepare}, after the resources enlisted before it have been prepared and before the transaction
+ * manager has decided; in {@link #commit}, after every resource has been prepared and the decision to commit has been
+ * logged. Otherwise it votes yes and has nothing to recover.
  */
 public final class CrashPoint implements XAResource {
 
@@ -19,7 +20,9 @@ public final class CrashPoint implements XAResource {
         /** The first phase. */
         PREPARE,
         /** The second phase. */
-        COMMIT
+        COMMIT,
+        /** The second phase, until the test releases it ({@link #holdOnce}). */
+        COMMIT_UNTIL_RELEASED
     }
 
     private final String orderId;
@@ -37,6 +40,20 @@ public final class CrashPoint implements XAResource {
     }
 
     /**
+     * Returns the phase in the second phase of the commit that a message's {@code behaviour} asks for.
+     *
+     * @param behaviour the message's {@code behaviour}, or null
+     * @return {@link Phase#COMMIT} for {@code hang-in-commit}, {@link Phase#COMMIT_UNTIL_RELEASED} for
+     *         {@code hold-in-commit}, null for any other
+     */
+    public static Phase inCommit(String behaviour) {
+        if ("hang-in-commit".equals(behaviour)) {
+            return Phase.COMMIT;
+        }
+        return "hold-in-commit".equals(behaviour) ? Phase.COMMIT_UNTIL_RELEASED : null;
+    }
+
+    /**
      * Blocks (for up to five minutes: the test kills the server long before) the first time it is called for an
      * order, after publishing this process's id; returns at once on later calls.
      *
@@ -50,6 +67,36 @@ public final class CrashPoint implements XAResource {
             Thread.sleep(TimeUnit.MINUTES.toMillis(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Blocks, the first time it is called for an order, until the test sets {@code released} in the order's row of
+     * {@code handler_stall} (for up to two minutes), and returns at once on later calls. The database it asks may be
+     * away meanwhile (the test restarts it): a failed question is asked again.
+     *
+     * @param orderId the order
+     */
+    public static void holdOnce(String orderId) {
+        if (!markReached(orderId)) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                        + ".handler_stall WHERE order_id = ? AND released", orderId) > 0) {
+                    return;
+                }
+            } catch (RuntimeException databaseAway) {
+                // Asked again below.
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -74,6 +121,8 @@ public final class CrashPoint implements XAResource {
     public void commit(Xid xid, boolean onePhase) {
         if (phase == Phase.COMMIT) {
             hangOnce(orderId);
+        } else if (phase == Phase.COMMIT_UNTIL_RELEASED) {
+            holdOnce(orderId);
         }
     }
 

@@ -87,6 +87,25 @@ public final class CrashServer {
      */
     public static PayaraMicroProcess start(Path war, String name, boolean xa, String brokerPort,
             List<String> prebootCommands, List<String> microOptions) throws Exception {
+        return start(war, name, xa, brokerPort, System.getProperty("inbox.db.url"), prebootCommands, microOptions);
+    }
+
+    /**
+     * Starts Payara Micro as {@link #start(Path, String, boolean, String, List, List)} does, with its JDBC resource
+     * and the deployment's {@code inbox.db.url} on another PostgreSQL database (same user and password) than the
+     * session's.
+     *
+     * @param war             the exported WAR
+     * @param name            the test's directory name (see {@link #freshDirectory})
+     * @param xa              an XA datasource, or a plain one
+     * @param brokerPort      the port of the broker on 127.0.0.1
+     * @param databaseUrl     the JDBC URL of the database
+     * @param prebootCommands further pre-boot commands, run after the shared ones and the transaction service's
+     * @param microOptions    further Payara Micro options
+     * @return the running server
+     */
+    public static PayaraMicroProcess start(Path war, String name, boolean xa, String brokerPort, String databaseUrl,
+            List<String> prebootCommands, List<String> microOptions) throws Exception {
         Path txLog = work(name).resolve("tx-log");
         if (!Files.isDirectory(txLog)) {
             throw new IllegalStateException("No directory " + txLog + ": call freshDirectory first");
@@ -95,7 +114,7 @@ public final class CrashServer {
                 Files.readAllLines(Path.of(System.getProperty("txinbox.it.prebootCommands"))));
         preboot.add("set configs.config.server-config.transaction-service.tx-log-dir=" + txLog.toAbsolutePath());
         preboot.add("set configs.config.server-config.transaction-service.automatic-recovery=true");
-        URI db = URI.create(System.getProperty("inbox.db.url").substring("jdbc:".length()));
+        URI db = URI.create(databaseUrl.substring("jdbc:".length()));
         preboot.add("create-jdbc-connection-pool --datasourceclassname "
                 + (xa ? "org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
                         : "org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource")
@@ -115,7 +134,7 @@ public final class CrashServer {
         List<String> options = new ArrayList<>(
                 List.of("--prebootcommandfile", prebootFile.toString(), "--addLibs", driver.toString()));
         options.addAll(microOptions);
-        return PayaraMicroProcess.deploy(war, BOOT, options, brokerPort);
+        return PayaraMicroProcess.deploy(war, BOOT, options, brokerPort, databaseUrl);
     }
 
     /**

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * A second embedded PostgreSQL, on 127.0.0.1, that flushes every commit to disk as a production server does:
  * {@code fsync} and {@code synchronous_commit} on (the session's embedded server runs with both off, which makes a
  * commit cost no disk flush), and {@code max_prepared_transactions} above 0 for XA. It holds the inbox table and the
- * invoice table of the test schema and its record of handler calls, and nothing else. For the benchmarks whose figure
+ * invoice table of the test schema, its records of handler calls and of the inbox's decisions, and its crash points'
+ * {@code handler_stall}, and nothing else. For the benchmarks whose figure
  * is the price of a flush, and for the test that stops and starts the database under a running server
  * ({@link #stop}, {@link #start()}): with every commit flushed, a crash of PostgreSQL loses no commit it has
  * acknowledged.
@@ -100,6 +101,11 @@ public final class DurablePostgres implements AutoCloseable {
             durable.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "
                     + "order_id text NOT NULL, delivery int NOT NULL, "
                     + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            durable.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_stall (order_id text PRIMARY KEY, "
+                    + "pid int NOT NULL, released boolean NOT NULL DEFAULT false)");
+            durable.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".inbox_decision (scope text NOT NULL, "
+                    + "message_id text, outcome text NOT NULL, reason text, "
+                    + "at timestamptz NOT NULL DEFAULT clock_timestamp())");
         } catch (RuntimeException e) {
             durable.close();
             throw e;
@@ -133,6 +139,22 @@ public final class DurablePostgres implements AutoCloseable {
     public void execute(String sql) {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Failed on the durable PostgreSQL: " + sql, e);
+        }
+    }
+
+    /**
+     * Runs one statement with parameters.
+     *
+     * @param sql        the statement
+     * @param parameters its parameters
+     * @return the number of rows it changed
+     */
+    public int update(String sql, Object... parameters) {
+        try (Connection connection = connect();
+                PreparedStatement statement = TestDatabase.prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("Failed on the durable PostgreSQL: " + sql, e);
         }

@@ -47,8 +47,29 @@ public final class StandaloneServer implements AutoCloseable {
      * @return the running server
      */
     public static StandaloneServer start(String name, WebArchive war, Duration timeout) throws IOException {
+        return start(name, war, timeout, System.getProperty("inbox.db.url"), List.of());
+    }
+
+    /**
+     * Starts the server of a directory as {@link #start(String, WebArchive, Duration)} does, with its datasource and
+     * the deployment's {@code inbox.db.url} on another PostgreSQL database (same user and password) than the
+     * session's, and further JVM system properties. WildFly only.
+     *
+     * @param name        the directory's name
+     * @param war         the WAR, exported into the directory on the first start
+     * @param timeout     how long the start may take
+     * @param databaseUrl the JDBC URL of the database, written into the directory's configuration on the first start
+     * @param properties  further {@code -Dname=value} options of the server's JVM
+     * @return the running server
+     */
+    public static StandaloneServer start(String name, WebArchive war, Duration timeout, String databaseUrl,
+            List<String> properties) throws IOException {
         Path directory = Path.of(ServerSetup.required("txinbox.it.workDir"), "killed", name);
         Server server = Server.current();
+        if (server != Server.WILDFLY && (!databaseUrl.equals(System.getProperty("inbox.db.url"))
+                || !properties.isEmpty())) {
+            throw new UnsupportedOperationException("Another database and JVM options: WildFly only, not " + server);
+        }
         String context = war.getName().replace(".war", "");
         boolean first = !Files.exists(directory);
         Files.createDirectories(directory);
@@ -60,6 +81,13 @@ public final class StandaloneServer implements AutoCloseable {
             Path base = directory.resolve("wildfly");
             if (first) {
                 copyDirectory(home.resolve("standalone/configuration"), base.resolve("configuration"));
+                Path configuration = base.resolve("configuration/" + WildFlySession.CONFIG);
+                String sessionUrl = System.getProperty("inbox.db.url");
+                String content = Files.readString(configuration);
+                if (!content.contains(sessionUrl)) {
+                    throw new IllegalStateException("No " + sessionUrl + " in " + configuration);
+                }
+                Files.writeString(configuration, content.replace(sessionUrl, databaseUrl));
                 Files.createDirectories(base.resolve("deployments"));
                 war.as(ZipExporter.class).exportTo(base.resolve("deployments/" + war.getName()).toFile());
             }
@@ -71,6 +99,7 @@ public final class StandaloneServer implements AutoCloseable {
                     "-Djboss.bind.address=127.0.0.1", "-Djboss.bind.address.management=127.0.0.1",
                     "-Djboss.bind.address.private=127.0.0.1", "-Djboss.bind.address.unsecure=127.0.0.1",
                     "-Djboss.socket.binding.port-offset=" + (HTTP_PORT - 8080));
+            builder.command().addAll(properties);
             builder.environment().put("JBOSS_HOME", home.toString());
         } else if (server == Server.LIBERTY) {
             Path home = Path.of(ServerSetup.required("txinbox.it.liberty.home"));

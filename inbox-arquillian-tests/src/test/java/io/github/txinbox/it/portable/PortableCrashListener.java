@@ -12,9 +12,10 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
- * The consumer of the queue {@value #QUEUE} in {@code KilledServerIT}. With the {@code behaviour}
- * {@code hang-in-commit} it first enlists a {@link CrashPoint} that blocks in the second phase of the commit, after
- * the decision to commit is logged: through the server's {@link TransactionManager}, whose JNDI name is the system
+ * The consumer of the queue {@value #QUEUE} in {@code KilledServerIT} and {@code XaDatabaseRestartIT}. With the
+ * {@code behaviour} {@code hang-in-commit} (or {@code hold-in-commit}) it first enlists a {@link CrashPoint} that
+ * blocks in the second phase of the commit, after the decision to commit is logged, until the test kills the server
+ * (or releases it): through the server's {@link TransactionManager}, whose JNDI name is the system
  * property {@code txinbox.it.transactionManager} (servers that publish none cannot run that case).
  */
 @MessageDriven(name = "PortableCrashListener")
@@ -29,11 +30,12 @@ public class PortableCrashListener implements MessageListener {
     @Override
     public void onMessage(Message message) {
         try {
-            if ("hang-in-commit".equals(message.getStringProperty(Orders.BEHAVIOUR))) {
+            CrashPoint.Phase phase = CrashPoint.inCommit(message.getStringProperty(Orders.BEHAVIOUR));
+            if (phase != null) {
                 String name = System.getProperty("txinbox.it.transactionManager");
                 TransactionManager manager = (TransactionManager) new InitialContext().lookup(name);
                 manager.getTransaction().enlistResource(
-                        new CrashPoint(message.getStringProperty(Orders.ORDER_ID), CrashPoint.Phase.COMMIT));
+                        new CrashPoint(message.getStringProperty(Orders.ORDER_ID), phase));
             }
             handler.handle(message);
         } catch (JMSException | NamingException | jakarta.transaction.RollbackException
