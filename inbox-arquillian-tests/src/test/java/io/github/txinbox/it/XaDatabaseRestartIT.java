@@ -35,8 +35,10 @@ import org.junit.jupiter.api.Test;
  * the marker's row lock. Nothing is resolved by hand: the server's own mechanism must commit the branch, with the
  * setting docs/guarantees.md names, on Payara Micro the transaction service's {@code pending-txn-cleanup-interval}
  * (with automatic recovery on), on WildFly Narayana's periodic recovery, both shortened here to
- * {@value #RECOVERY_SECONDS} s. Then more orders go through the restarted database, and every order is invoiced
- * exactly once; none is dead-lettered or left queued, and nothing is left prepared.
+ * {@value #RECOVERY_SECONDS} s. Then more orders go through the restarted database (Payara's pool validates its
+ * connections, which the restart broke), and every order is invoiced exactly once; none is dead-lettered or left
+ * queued, and nothing is left prepared. The Payara Micro XA legs run it (tag {@code xa}), and WildFly's XA leg (tag
+ * {@code xa-database-restart} among its groups).
  */
 @Tag("xa")
 @Tag("xa-database-restart")
