@@ -29,7 +29,8 @@ public final class InboxResult {
     }
 
     /**
-     * The message was processed before, so the method was not invoked. Returned by the inbox.
+     * The message was processed before, so the method was not invoked. Returned by the inbox only: a method that
+     * returns it fails with an {@link IllegalStateException} and its transaction rolls back.
      *
      * @return the result
      */

@@ -224,6 +224,20 @@ class InboxEventsIT {
     }
 
     @Test
+    void aMethodThatReturnsDuplicateFailsAndNothingCommits() {
+        String orderId = newOrderId();
+        EJBException e = assertThrows(EJBException.class, () -> service.place(orderId, "duplicate"));
+        String expected = "java.lang.IllegalStateException: @Inbox " + METHOD + " returned DUPLICATE, which only the "
+                + "inbox returns; a method returns InboxResult.processed(), skipped(reason) or retry(reason). The "
+                + "transaction is rolled back";
+        assertEvent(only(), orderId, InboxOutcome.FAILURE, expected, Status.STATUS_MARKED_ROLLBACK);
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                + ".invoice WHERE orderid = ?", orderId), "the invoice rolled back: " + e);
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"), "the marker rolled back too");
+        assertEvent(only(), orderId, InboxOutcome.PROCESSED, null, Status.STATUS_ACTIVE);
+    }
+
+    @Test
     void aMissingIdWithoutAnId() {
         assertThrows(EJBException.class, () -> service.place(null, "process"));
         Seen seen = only();

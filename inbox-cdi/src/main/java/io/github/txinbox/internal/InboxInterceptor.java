@@ -61,7 +61,8 @@ public class InboxInterceptor {
     private Event<InboxEvent> events;
 
     /**
-     * Claims the message, then invokes the method or skips it, and settles the transaction's fate by the result.
+     * Decides what becomes of the call (claim, then invoke the method or not, then read its result), then settles
+     * that decision in one place.
      *
      * @param invocation the intercepted invocation
      * @return what the method returned; {@link InboxResult#duplicate()} or {@code null} when it was not invoked
@@ -76,90 +77,152 @@ public class InboxInterceptor {
                     + "." + invocation.getMethod().getName() + ", which it has no binding for: the class was not "
                     + "discovered in a bean archive of this application");
         }
-
         int status = transactions.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
             throw new NoActiveTransactionException("@Inbox " + binding.description(), status);
         }
+        return settle(binding, invocation, decide(binding, invocation), start);
+    }
 
+    /**
+     * What the inbox decided for one call. {@code thrown} is what leaves the call by an exception: always for a
+     * {@link InboxOutcome#FAILURE} or a {@link InboxOutcome#MISSING_ID}, and for a retry or a held marker unless the
+     * call may return {@code returned} instead. A decision with something to throw rolls the transaction back.
+     */
+    private record Decision(InboxOutcome outcome, String messageId, String reason, Object returned,
+            Throwable thrown) {
+
+        static Decision ran(InboxOutcome outcome, String messageId, String reason, Object returned) {
+            return new Decision(outcome, messageId, reason, returned, null);
+        }
+
+        static Decision failed(InboxOutcome outcome, String messageId, String reason, Throwable thrown) {
+            return new Decision(outcome, messageId, reason, null, thrown);
+        }
+
+        static Decision retry(InboxBinding binding, InboxOutcome outcome, String messageId,
+                InboxRetryException retry) {
+            String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
+            return new Decision(outcome, messageId, reason,
+                    binding.returnsInboxResult() ? InboxResult.retry(reason) : null, retry);
+        }
+    }
+
+    /** Claims the message, invokes the method when the claim is new, and reads what it returned; no side effect. */
+    private Decision decide(InboxBinding binding, InvocationContext invocation) {
         String messageId;
         try {
             messageId = messageId(binding, invocation);
         } catch (MissingMessageIdException e) {
-            markRollbackOnly(e);
-            notify(binding, null, InboxOutcome.MISSING_ID, e.getMessage(), start);
-            throw e;
+            return Decision.failed(InboxOutcome.MISSING_ID, null, e.getMessage(), e);
         } catch (Exception | Error e) {
             // Reading the id failed (a JMSException, a resolver's bug): not a message without an id.
-            markRollbackOnly(e);
-            notify(binding, null, InboxOutcome.FAILURE, failure(e), start);
-            throw e;
+            return Decision.failed(InboxOutcome.FAILURE, null, failure(e), e);
         }
         boolean claimed;
         try {
             claimed = repository.claim(binding.scope(), messageId);
         } catch (RuntimeException e) {
-            markRollbackOnly(e);
-            String state = SqlStates.of(e);
-            if (SqlStates.LOCK_NOT_AVAILABLE.equals(state)) {
-                // Another transaction held the marker past the bound: a copy still running, or a transaction left
-                // prepared by a crash. Its end decides; until then this delivery rolls back and comes again.
-                String reason = "another transaction held the marker for longer than " + settings.claimMaxWait()
-                        + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a copy still being processed, or a transaction "
-                        + "prepared and in doubt (see pg_prepared_xacts)";
-                LOG.warning(() -> "Held: " + messageId + " in scope " + binding.scope() + " for "
-                        + binding.description() + ": " + reason + "; the transaction rolls back and the broker "
-                        + "redelivers");
-                return retry(binding, invocation, messageId, InboxOutcome.HELD, new InboxRetryException(reason, e),
-                        start);
+            return claimRefused(binding, messageId, e);
+        }
+        if (!claimed) {
+            return Decision.ran(InboxOutcome.DUPLICATE, messageId, null,
+                    binding.returnsInboxResult() ? InboxResult.duplicate() : null);
+        }
+        Object returned;
+        try {
+            returned = invocation.proceed();
+        } catch (InboxRetryException e) {
+            return Decision.retry(binding, InboxOutcome.RETRY, messageId, e);
+        } catch (Exception | Error e) {
+            return Decision.failed(InboxOutcome.FAILURE, messageId, failure(e), e);
+        }
+        InboxResult result = returned instanceof InboxResult r ? r : InboxResult.processed();
+        return switch (result.outcome()) {
+            case PROCESSED -> Decision.ran(InboxOutcome.PROCESSED, messageId, null, returned);
+            case SKIPPED -> Decision.ran(InboxOutcome.SKIPPED, messageId, result.reason(), returned);
+            case RETRY -> Decision.retry(binding, InboxOutcome.RETRY, messageId,
+                    new InboxRetryException(result.reason()));
+            default -> {
+                // Only the inbox knows that a message is a duplicate: a method that says so has not processed it,
+                // and committing its marker would hide the message for good.
+                IllegalStateException refused = new IllegalStateException("@Inbox " + binding.description()
+                        + " returned " + result + ", which only the inbox returns; a method returns "
+                        + "InboxResult.processed(), skipped(reason) or retry(reason). The transaction is rolled "
+                        + "back");
+                yield Decision.failed(InboxOutcome.FAILURE, messageId, failure(refused), refused);
             }
-            if (!SqlStates.isTransactionConflict(e)) {
-                notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
-                throw e;
-            }
+        };
+    }
+
+    /** The claim threw: a marker held past the bound, a conflict that a redelivery resolves, or a failure. */
+    private Decision claimRefused(InboxBinding binding, String messageId, RuntimeException e) {
+        String state = SqlStates.of(e);
+        if (SqlStates.LOCK_NOT_AVAILABLE.equals(state)) {
+            // Another transaction held the marker past the bound: a copy still running, or a transaction left
+            // prepared by a crash. Its end decides; until then this delivery rolls back and comes again.
+            String reason = "another transaction held the marker for longer than " + settings.claimMaxWait()
+                    + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a copy still being processed, or a transaction "
+                    + "prepared and in doubt (see pg_prepared_xacts)";
+            return Decision.retry(binding, InboxOutcome.HELD, messageId, new InboxRetryException(reason, e));
+        }
+        if (SqlStates.isTransactionConflict(e)) {
             // Under REPEATABLE READ or SERIALIZABLE, a concurrent transaction committed this marker after our
             // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
             // the committed marker: a retry, not a failure.
-            String reason = "the claim conflicted with a concurrent transaction (SQLSTATE " + state + ")";
-            return retry(binding, invocation, messageId, InboxOutcome.RETRY, new InboxRetryException(reason, e),
-                    start);
+            return Decision.retry(binding, InboxOutcome.RETRY, messageId, new InboxRetryException(
+                    "the claim conflicted with a concurrent transaction (SQLSTATE " + state + ")", e));
         }
-        if (!claimed) {
-            LOG.fine(() -> "Duplicate " + messageId + " in scope " + binding.scope() + ": "
+        return Decision.failed(InboxOutcome.FAILURE, messageId, failure(e), e);
+    }
+
+    /**
+     * Applies a decision, the one place with side effects after the claim: marks the transaction for rollback, logs,
+     * fires the event, then returns or throws. A retry leaves by an exception when asked to ({@code rethrowRetry}) or
+     * when this call's transaction ends as it returns, since its caller acknowledges the message on a normal return.
+     */
+    private Object settle(InboxBinding binding, InvocationContext invocation, Decision decision, long start)
+            throws Exception {
+        Throwable thrown = decision.thrown();
+        if (thrown != null) {
+            markRollbackOnly(thrown);
+        }
+        log(binding, decision);
+        notify(binding, decision, start);
+        if (thrown == null || thrown instanceof InboxRetryException && !binding.rethrowRetry()
+                && !TransactionBoundary.ownTransaction(invocation.getContextData(),
+                        transactions.getTransactionKey())) {
+            return decision.returned();
+        }
+        if (thrown instanceof Error error) {
+            throw error;
+        }
+        throw (Exception) thrown;
+    }
+
+    /**
+     * Logs a decision under its outcome; a failure or a missing id is not logged here, since its exception leaves
+     * the call for the container to log.
+     */
+    private static void log(InboxBinding binding, Decision decision) {
+        String id = decision.messageId();
+        switch (decision.outcome()) {
+            case PROCESSED -> LOG.fine(() -> "Processed " + id + " in scope " + binding.scope() + " by "
+                    + binding.description());
+            case DUPLICATE -> LOG.fine(() -> "Duplicate " + id + " in scope " + binding.scope() + ": "
                     + binding.description() + " not invoked");
-            notify(binding, messageId, InboxOutcome.DUPLICATE, null, start);
-            return binding.returnsInboxResult() ? InboxResult.duplicate() : null;
-        }
-
-        Object result;
-        try {
-            result = invocation.proceed();
-        } catch (InboxRetryException e) {
-            return retry(binding, invocation, messageId, InboxOutcome.RETRY, e, start);
-        } catch (Exception | Error e) {
-            markRollbackOnly(e);
-            notify(binding, messageId, InboxOutcome.FAILURE, failure(e), start);
-            throw e;
-        }
-
-        InboxResult outcome = result instanceof InboxResult r ? r : InboxResult.processed();
-        switch (outcome.outcome()) {
-            case RETRY -> {
-                return retry(binding, invocation, messageId, InboxOutcome.RETRY,
-                        new InboxRetryException(outcome.reason()), start);
-            }
-            case SKIPPED -> {
-                LOG.info(() -> "Skipped " + messageId + " in scope " + binding.scope() + " by "
-                        + binding.description() + ": " + outcome.reason());
-                notify(binding, messageId, InboxOutcome.SKIPPED, outcome.reason(), start);
-            }
+            case SKIPPED -> LOG.info(() -> "Skipped " + id + " in scope " + binding.scope() + " by "
+                    + binding.description() + ": " + decision.reason());
+            case RETRY -> LOG.info(() -> "Retry of " + id + " in scope " + binding.scope() + " for "
+                    + binding.description() + ": " + decision.reason()
+                    + "; the transaction rolls back and the broker redelivers");
+            case HELD -> LOG.warning(() -> "Held: " + id + " in scope " + binding.scope() + " for "
+                    + binding.description() + ": " + decision.reason()
+                    + "; the transaction rolls back and the broker redelivers");
             default -> {
-                LOG.fine(() -> "Processed " + messageId + " in scope " + binding.scope() + " by "
-                        + binding.description());
-                notify(binding, messageId, InboxOutcome.PROCESSED, null, start);
+                // FAILURE, MISSING_ID: the exception speaks.
             }
         }
-        return result;
     }
 
     private String messageId(InboxBinding binding, InvocationContext invocation) throws Exception {
@@ -193,35 +256,11 @@ public class InboxInterceptor {
     }
 
     /**
-     * Applies the retry rule to a {@link InboxOutcome#RETRY} or a {@link InboxOutcome#HELD}: marks the transaction for
-     * rollback, logs a handler's or a conflict's reason (a held marker is logged where it is found), then throws the
-     * retry (with {@code rethrowRetry}, or in a transaction of the call's own) or returns normally.
-     */
-    private Object retry(InboxBinding binding, InvocationContext invocation, String messageId, InboxOutcome outcome,
-            InboxRetryException retry, long start) {
-        markRollbackOnly(retry);
-        String reason = retry.getMessage() == null ? "no reason given" : retry.getMessage();
-        if (outcome == InboxOutcome.RETRY) {
-            LOG.info(() -> "Retry of " + messageId + " in scope " + binding.scope() + " for "
-                    + binding.description() + ": " + reason + "; the transaction rolls back and the broker redelivers");
-        }
-        notify(binding, messageId, outcome, reason, start);
-        // A retry must leave by an exception when this call's transaction ends as the call returns: its caller
-        // acknowledges the message on a normal return.
-        if (binding.rethrowRetry()
-                || TransactionBoundary.ownTransaction(invocation.getContextData(), transactions.getTransactionKey())) {
-            throw retry;
-        }
-        return binding.returnsInboxResult() ? InboxResult.retry(reason) : null;
-    }
-
-    /**
      * Fires the call's {@link InboxEvent} to the application's synchronous observers. An observer's exception must
      * not turn the inbox's decision into another, so it is logged and dropped.
      */
-    private void notify(InboxBinding binding, String messageId, InboxOutcome outcome, String reason,
-            long start) {
-        InboxEvent event = new InboxEvent(binding.scope(), messageId, outcome, reason,
+    private void notify(InboxBinding binding, Decision decision, long start) {
+        InboxEvent event = new InboxEvent(binding.scope(), decision.messageId(), decision.outcome(), decision.reason(),
                 Duration.ofNanos(Math.max(0, System.nanoTime() - start)), binding.description());
         try {
             events.fire(event);

@@ -59,7 +59,8 @@ public class OrderService {
      * Places an order directly, with no message: the id comes from {@link OrderIdResolver}. Behaves as asked:
      * {@code skip} returns a skip and writes nothing; the others invoice the order, then {@code process} returns
      * processed ({@code slow} after {@value SLOW_MILLIS} ms), {@code retry} returns a retry, {@code retry-exception}
-     * throws {@link InboxRetryException} and {@code fail} throws {@link IllegalStateException}.
+     * throws {@link InboxRetryException}, {@code fail} throws {@link IllegalStateException} and {@code duplicate}
+     * returns {@link InboxResult#duplicate()}, which is the inbox's answer, not a method's.
      *
      * @param orderId   the order, and the message id
      * @param behaviour what to do
@@ -81,6 +82,7 @@ public class OrderService {
             case "retry" -> InboxResult.retry("try again later");
             case "retry-exception" -> throw new InboxRetryException("try again later");
             case "fail" -> throw new IllegalStateException("failed to place " + orderId);
+            case "duplicate" -> InboxResult.duplicate();
             default -> throw new IllegalArgumentException(behaviour);
         };
     }
