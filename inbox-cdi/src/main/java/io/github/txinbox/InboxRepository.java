@@ -248,13 +248,7 @@ public class InboxRepository {
                 .getResultList();
         List<PreparedTransaction> prepared = new ArrayList<>(rows.size());
         for (Object row : rows) {
-            String text = (String) row;
-            int first = text.indexOf(' ');
-            int second = text.indexOf(' ', first + 1);
-            int ownerEnd = second + 1 + Integer.parseInt(text.substring(first + 1, second));
-            prepared.add(new PreparedTransaction(text.substring(ownerEnd),
-                    Instant.EPOCH.plus(Long.parseLong(text.substring(0, first)), ChronoUnit.MICROS),
-                    text.substring(second + 1, ownerEnd)));
+            prepared.add(PreparedTransaction.ofRow((String) row));
         }
         return prepared;
     }

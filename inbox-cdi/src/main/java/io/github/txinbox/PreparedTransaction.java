@@ -2,6 +2,7 @@ package io.github.txinbox;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,19 @@ public record PreparedTransaction(String gid, Instant prepared, String owner) {
         Objects.requireNonNull(gid, "gid");
         Objects.requireNonNull(prepared, "prepared");
         Objects.requireNonNull(owner, "owner");
+    }
+
+    /**
+     * Reads one row of {@code Sql.PREPARED_TRANSACTIONS}: the time prepared in microseconds since the epoch, a space,
+     * the owner's length in characters (code points, as PostgreSQL counts them), a space, the owner, then the gid.
+     */
+    static PreparedTransaction ofRow(String row) {
+        int first = row.indexOf(' ');
+        int second = row.indexOf(' ', first + 1);
+        int ownerEnd = row.offsetByCodePoints(second + 1, Integer.parseInt(row.substring(first + 1, second)));
+        return new PreparedTransaction(row.substring(ownerEnd),
+                Instant.EPOCH.plus(Long.parseLong(row.substring(0, first)), ChronoUnit.MICROS),
+                row.substring(second + 1, ownerEnd));
     }
 
     /**

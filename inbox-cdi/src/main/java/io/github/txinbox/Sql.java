@@ -98,15 +98,17 @@ final class Sql {
 
     /**
      * Describes the table named by ?1 (its quoted, qualified name, resolved like any name in a statement): its
-     * columns as {@code name type [NOT NULL]} separated by {@code ;}, then {@code |}, then its primary key's
-     * columns separated by {@code ,}; {@code NULL} when no such table exists. One text value, which every provider
+     * columns as {@code name type [COLLATE "collation"] [NOT NULL]} separated by {@code ;}, then {@code |}, then its
+     * primary key's columns separated by {@code ,}; {@code NULL} when no such table exists. One text value, which every provider
      * reads alike.
      */
     static final String DESCRIBE_TABLE = """
             SELECT CASE WHEN t.oid IS NULL THEN NULL ELSE
                 coalesce((SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+                                 || coalesce(' COLLATE ' || quote_ident(c.collname), '')
                                  || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END, ';' ORDER BY a.attnum)
                           FROM pg_attribute a
+                          LEFT JOIN pg_collation c ON c.oid = a.attcollation
                           WHERE a.attrelid = t.oid AND a.attnum > 0 AND NOT a.attisdropped), '')
                 || '|' ||
                 coalesce((SELECT string_agg(a.attname, ',' ORDER BY k.ord)

@@ -7,20 +7,26 @@ import java.util.Map;
 
 /**
  * What the inbox needs of its table, checked against the description {@link Sql#DESCRIBE_TABLE} returns: the three
- * columns with their types, not null, and the primary key (scope, message_id). Other columns and indexes are the
- * owner's business.
+ * columns with their types, the key's byte-wise collation, not null, and the primary key (scope, message_id). Other
+ * columns and indexes are the owner's business.
  */
 final class TableShape {
 
     private static final Map<String, String> COLUMNS = new LinkedHashMap<>();
 
     static {
-        COLUMNS.put("scope", "text NOT NULL");
-        COLUMNS.put("message_id", "text NOT NULL");
+        COLUMNS.put("scope", "text COLLATE \"C\" NOT NULL");
+        COLUMNS.put("message_id", "text COLLATE \"C\" NOT NULL");
         COLUMNS.put("processed_at", "timestamp with time zone NOT NULL");
     }
 
     private static final String PRIMARY_KEY = "scope,message_id";
+
+    /** PostgreSQL's other name for the byte-wise collation. */
+    private static final String POSIX = " COLLATE \"POSIX\"";
+
+    private static final String WHY_BYTES = " (the key compares bytes, so that no collation library can reorder its "
+            + "index or take two different ids for one)";
 
     private TableShape() {
     }
@@ -48,8 +54,10 @@ final class TableShape {
             String found = actual.get(name);
             if (found == null) {
                 problems.add("it has no column " + name + " (" + expected + ")");
-            } else if (!found.equals(expected)) {
-                problems.add("its column " + name + " is " + found + ", not " + expected);
+            } else if (!found.replace(POSIX, " COLLATE \"C\"").equals(expected)) {
+                boolean onlyCollation = withoutCollation(found).equals(withoutCollation(expected));
+                problems.add("its column " + name + " is " + found + ", not " + expected
+                        + (onlyCollation ? WHY_BYTES : ""));
             }
         });
         String primaryKey = description.substring(bar + 1);
@@ -59,5 +67,9 @@ final class TableShape {
                     : "its primary key is (" + primaryKey.replace(",", ", ") + "), not (scope, message_id)");
         }
         return problems;
+    }
+
+    private static String withoutCollation(String column) {
+        return column.replaceAll(" COLLATE \\S+", "");
     }
 }

@@ -107,8 +107,8 @@ class DeploymentChecksIT {
     @Test
     void aTableWithoutThePrimaryKeyFailsTheDeployment() throws IOException {
         TestDatabase.update("DROP TABLE IF EXISTS " + UnfitTable.NAME);
-        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text NOT NULL, message_id text NOT NULL, "
-                + "processed_at timestamptz NOT NULL DEFAULT now())");
+        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text COLLATE \"C\" NOT NULL, "
+                + "message_id text COLLATE \"C\" NOT NULL, processed_at timestamptz NOT NULL DEFAULT now())");
         String said = failedDeployment("unfit-table");
         assertTrue(said.contains("The inbox table \"txinbox_it\".\"unfit_inbox\" will not do: it has no primary key "
                 + "(the inbox needs (scope, message_id))"), said);

@@ -88,12 +88,34 @@ class DeploymentFailureIT {
     @Test
     void aTableWithoutThePrimaryKeyFailsTheDeployment() throws Exception {
         TestDatabase.update("DROP TABLE IF EXISTS " + UnfitTable.NAME);
-        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text NOT NULL, message_id text NOT NULL, "
-                + "processed_at timestamptz NOT NULL DEFAULT now())");
+        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text COLLATE \"C\" NOT NULL, "
+                + "message_id text COLLATE \"C\" NOT NULL, processed_at timestamptz NOT NULL DEFAULT now())");
         String output = deploy(ShrinkWrap.create(WebArchive.class, "UnfitTable.war")
                 .merge(Deployments.war(DeploymentFailureIT.class, UnfitTable.class)));
         assertTrue(output.contains("The inbox table \"txinbox_it\".\"unfit_inbox\" will not do: it has no primary key "
                 + "(the inbox needs (scope, message_id))"), output);
+    }
+
+    @Test
+    void twoProducersOfTheTableFailTheDeploymentNamingBoth() throws Exception {
+        String output = deploy(ShrinkWrap.create(WebArchive.class, "TwoTables.war")
+                .merge(Deployments.war(DeploymentFailureIT.class, MissingTable.class, UnfitTable.class)));
+        assertTrue(output.contains("Several beans produce the InboxTable (" + MissingTable.class.getName() + ", "
+                + UnfitTable.class.getName() + "); keep one, or produce none and name the table with "
+                + InboxSettings.TABLE), output);
+    }
+
+    @Test
+    void aKeyColumnUnderTheDatabasesCollationFailsTheDeployment() throws Exception {
+        TestDatabase.update("DROP TABLE IF EXISTS " + UnfitTable.NAME);
+        TestDatabase.update("CREATE TABLE " + UnfitTable.NAME + " (scope text COLLATE \"C\" NOT NULL, "
+                + "message_id text NOT NULL, processed_at timestamptz NOT NULL DEFAULT now(), "
+                + "PRIMARY KEY (scope, message_id))");
+        String output = deploy(ShrinkWrap.create(WebArchive.class, "UnfitCollation.war")
+                .merge(Deployments.war(DeploymentFailureIT.class, UnfitTable.class)));
+        assertTrue(output.contains("The inbox table \"txinbox_it\".\"unfit_inbox\" will not do: its column message_id "
+                + "is text COLLATE \"default\" NOT NULL, not text COLLATE \"C\" NOT NULL (the key compares bytes"),
+                output);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.txinbox.internal;
 
+import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,6 +8,7 @@ import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import java.util.stream.Collectors;
 
 /**
  * Produces the application's {@link InboxSettings}, resolved once: on first use, or when the application starts
@@ -24,8 +26,8 @@ public class Configuration {
      * Returns the settings, reading them on the first call.
      *
      * @return the settings
-     * @throws io.github.txinbox.InboxConfigurationException when a setting is not valid, or the produced and the
-     *                                                       configured table differ
+     * @throws InboxConfigurationException when a setting is not valid, several beans produce the table, or the
+     *                                      produced and the configured table differ
      */
     @Produces
     @Dependent
@@ -34,9 +36,20 @@ public class Configuration {
         if (read == null) {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
             read = SettingsReader.read(Optionals.settingsSource(loader != null ? loader : getClass().getClassLoader()),
-                    producedTable.isResolvable() ? producedTable.get() : null);
+                    producedTable());
             settings = read;
         }
         return read;
+    }
+
+    /** The table a bean of the application produces, if one does; several producers are a mistake, not a default. */
+    private InboxTable producedTable() {
+        if (producedTable.isAmbiguous()) {
+            String producers = producedTable.handlesStream().map(handle -> handle.getBean().getBeanClass().getName())
+                    .sorted().collect(Collectors.joining(", "));
+            throw new InboxConfigurationException("Several beans produce the InboxTable (" + producers
+                    + "); keep one, or produce none and name the table with " + InboxSettings.TABLE);
+        }
+        return producedTable.isResolvable() ? producedTable.get() : null;
     }
 }

@@ -6,6 +6,7 @@ import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.MessageIdResolver;
 import java.lang.annotation.Annotation;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -138,19 +139,19 @@ record InboxBinding(String description, String scope, String key, Class<? extend
             problems.add(where + " has no jakarta.jms.Message parameter to read the message id from; "
                     + "add one, or name a MessageIdResolver in @Inbox(resolver = ...)");
         }
-        if ("BEAN".equals(enumValue(site.classAnnotations(), EJB_TRANSACTION_MANAGEMENT))) {
+        if ("BEAN".equals(enumValue(site.classAnnotations(), EJB_TRANSACTION_MANAGEMENT, where, problems))) {
             problems.add(where + ": the bean uses bean-managed transactions; @Inbox needs a container-managed "
                     + "transaction to write its marker in" + OWN_TRANSACTION_ADVICE);
         }
-        String attribute = firstNonNull(enumValue(site.methodAnnotations(), EJB_TRANSACTION_ATTRIBUTE),
-                enumValue(site.classAnnotations(), EJB_TRANSACTION_ATTRIBUTE));
+        String attribute = firstNonNull(enumValue(site.methodAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, problems),
+                enumValue(site.classAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, problems));
         if ("NOT_SUPPORTED".equals(attribute) || "NEVER".equals(attribute)) {
             problems.add(where + " runs with @TransactionAttribute(" + attribute
                     + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY"
                     + OWN_TRANSACTION_ADVICE);
         }
-        String transactional = firstNonNull(enumValue(site.methodAnnotations(), TRANSACTIONAL),
-                enumValue(site.classAnnotations(), TRANSACTIONAL));
+        String transactional = firstNonNull(enumValue(site.methodAnnotations(), TRANSACTIONAL, where, problems),
+                enumValue(site.classAnnotations(), TRANSACTIONAL, where, problems));
         if ("NOT_SUPPORTED".equals(transactional) || "NEVER".equals(transactional)) {
             problems.add(where + " runs with @Transactional(" + transactional
                     + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY");
@@ -170,15 +171,21 @@ record InboxBinding(String description, String scope, String key, Class<? extend
 
     /**
      * Reads an annotation's enum {@code value()} by the annotation's name, so that EJB annotations are recognised
-     * without a dependency on the EJB API (which the core does not have).
+     * without a dependency on the EJB API (which the core does not have). A value that cannot be read (its enum
+     * missing from the class path, say) is a problem: the check it serves cannot be made.
      */
-    private static String enumValue(Collection<Annotation> annotations, String annotationName) {
+    private static String enumValue(Collection<Annotation> annotations, String annotationName, String where,
+            List<String> problems) {
         for (Annotation annotation : annotations) {
             if (annotation.annotationType().getName().equals(annotationName)) {
                 try {
                     Object value = annotation.annotationType().getMethod("value").invoke(annotation);
                     return value instanceof Enum<?> constant ? constant.name() : null;
-                } catch (ReflectiveOperationException e) {
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    Throwable cause = e instanceof InvocationTargetException thrown && thrown.getCause() != null
+                            ? thrown.getCause() : e;
+                    problems.add(where + ": the value of its @" + annotationName + " cannot be read (" + cause
+                            + "), so whether it runs in a transaction cannot be checked");
                     return null;
                 }
             }

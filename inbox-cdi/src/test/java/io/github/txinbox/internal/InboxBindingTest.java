@@ -228,6 +228,32 @@ class InboxBindingTest {
                 + "(see docs/without-xa.md)"), problem);
     }
 
+    /** A transaction attribute whose value cannot be read, as when its enum is missing from the class path. */
+    @SuppressWarnings("all")
+    private static final class UnreadableAttribute implements TransactionAttribute {
+        @Override
+        public TransactionAttributeType value() {
+            throw new EnumConstantNotPresentException(TransactionAttributeType.class, "SOMETIMES");
+        }
+
+        @Override
+        public Class<? extends java.lang.annotation.Annotation> annotationType() {
+            return TransactionAttribute.class;
+        }
+    }
+
+    @Test
+    void anAttributeThatCannotBeReadIsAProblemNotASkippedCheck() {
+        Method method = method(Listener.class, "onMessage");
+        InboxBinding.Site site = new InboxBinding.Site(Listener.class, method,
+                Listener.class.getAnnotation(Inbox.class), List.of(new UnreadableAttribute()), List.of());
+        List<String> problems = InboxBinding.problems(site);
+        assertEquals(List.of("@Inbox on " + Listener.class.getName() + ".onMessage: the value of its "
+                + "@jakarta.ejb.TransactionAttribute cannot be read (java.lang.EnumConstantNotPresentException: "
+                + "jakarta.ejb.TransactionAttributeType.SOMETIMES), so whether it runs in a transaction cannot be "
+                + "checked"), problems);
+    }
+
     @Test
     void ofThrowsWithEveryProblem() {
         InboxDefinitionException e = assertThrows(InboxDefinitionException.class,
