@@ -22,7 +22,7 @@ public final class InboxLimits {
      * The longest message id accepted by default, in UTF-8 bytes; the setting
      * {@value InboxSettings#MESSAGE_ID_BYTES} sets it between 1 and {@value #MESSAGE_ID_BYTES_CEILING}.
      */
-    public static final int MAX_MESSAGE_ID_BYTES = 1024;
+    public static final int DEFAULT_MESSAGE_ID_BYTES = 1024;
 
     /**
      * The most the setting {@value InboxSettings#MESSAGE_ID_BYTES} may be, in UTF-8 bytes. With the longest scope it

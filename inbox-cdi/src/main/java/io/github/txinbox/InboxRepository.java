@@ -103,7 +103,7 @@ public class InboxRepository {
      *
      * @param scope     the deduplication scope, such as the consumer's name; not blank, at most
      *                  {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8 (or the configured limit)
-     * @param messageId the message's id; not blank, at most {@value InboxLimits#MAX_MESSAGE_ID_BYTES} bytes in UTF-8
+     * @param messageId the message's id; not blank, at most {@value InboxLimits#DEFAULT_MESSAGE_ID_BYTES} bytes in UTF-8
      *                  (or the configured limit)
      * @return {@code true} if this transaction claimed the message, {@code false} if it was already processed
      * @throws IllegalArgumentException     when the scope or message id is null, blank, too long, or contains a NUL

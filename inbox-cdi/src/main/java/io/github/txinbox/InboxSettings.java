@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * @param maxScopeBytes     the longest scope accepted, in UTF-8 bytes ({@value #SCOPE_BYTES}, default
  *                          {@value InboxLimits#MAX_SCOPE_BYTES})
  * @param maxMessageIdBytes the longest message id accepted, in UTF-8 bytes ({@value #MESSAGE_ID_BYTES}, default
- *                          {@value InboxLimits#MAX_MESSAGE_ID_BYTES})
+ *                          {@value InboxLimits#DEFAULT_MESSAGE_ID_BYTES})
  * @param preparedTransactionAge how long a transaction may stay prepared in the database before the readiness check
  *                          reports it ({@value #PREPARED_TRANSACTION_AGE}, an ISO-8601 duration; default 5 minutes)
  * @param claimMaxWait      how long a claim waits for a marker that another transaction holds before it gives up
@@ -75,7 +75,7 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
 
     /** The settings when nothing is configured. */
     public static final InboxSettings DEFAULTS = new InboxSettings(InboxTable.DEFAULT, true, "",
-            InboxLimits.MAX_SCOPE_BYTES, InboxLimits.MAX_MESSAGE_ID_BYTES, Duration.ofMinutes(5),
+            InboxLimits.MAX_SCOPE_BYTES, InboxLimits.DEFAULT_MESSAGE_ID_BYTES, Duration.ofMinutes(5),
             DEFAULT_CLAIM_MAX_WAIT);
 
     // A JMS property name is a Java identifier (JMS 3.1, section 3.5.1), ASCII here.

@@ -28,7 +28,7 @@ class InboxRepositoryArgumentsTest {
         assertEquals("messageId must not be blank", refused(() -> repository.claim("s", " ")));
         String scope = "s".repeat(InboxLimits.MAX_SCOPE_BYTES + 1);
         assertTrue(refused(() -> repository.claim(scope, "m")).startsWith("scope is 256 bytes long"));
-        String id = "m".repeat(InboxLimits.MAX_MESSAGE_ID_BYTES + 1);
+        String id = "m".repeat(InboxLimits.DEFAULT_MESSAGE_ID_BYTES + 1);
         assertTrue(refused(() -> repository.claim("s", id)).startsWith("messageId is 1025 bytes long"));
     }
 

@@ -73,7 +73,7 @@ class InputValidationIT {
     @Test
     void everyBadArgumentIsRefusedAndTheTransactionStaysUsable() throws Exception {
         String tooLongScope = "s".repeat(InboxLimits.MAX_SCOPE_BYTES + 1);
-        String tooLongId = incompressible(InboxLimits.MAX_MESSAGE_ID_BYTES + 1);
+        String tooLongId = incompressible(InboxLimits.DEFAULT_MESSAGE_ID_BYTES + 1);
         Map<String, Executable> badCalls = Map.ofEntries(
                 Map.entry("null scope", () -> inbox.claim(null, "m")),
                 Map.entry("blank scope", () -> inbox.claim("  ", "m")),
@@ -109,7 +109,7 @@ class InputValidationIT {
     @Test
     void theLongestAcceptedKeyFitsThePrimaryKeyIndex() throws Exception {
         String scope = incompressible(InboxLimits.MAX_SCOPE_BYTES);
-        String id = fourByteCharacters(InboxLimits.MAX_MESSAGE_ID_BYTES);
+        String id = fourByteCharacters(InboxLimits.DEFAULT_MESSAGE_ID_BYTES);
         assertTrue(Transactions.commit(transaction, () -> inbox.claim(scope, id)));
         assertEquals(1, markers(INBOX, scope, id));
     }

@@ -42,13 +42,13 @@ public class InboxExtension implements Extension {
 
     void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
         ClassLoader loader = InboxExtension.class.getClassLoader();
-        if (Optionals.present(Optionals.METRIC_REGISTRY, loader)) {
+        if (MicroProfileApis.present(MicroProfileApis.METRIC_REGISTRY, loader)) {
             event.addAnnotatedType(InboxMetrics.class, InboxMetrics.class.getName())
                     .add(ApplicationScoped.Literal.INSTANCE);
         } else {
             LOG.fine("No MicroProfile Metrics API: the inbox records no metrics");
         }
-        if (Optionals.present(Optionals.HEALTH_CHECK, loader)) {
+        if (MicroProfileApis.present(MicroProfileApis.HEALTH_CHECK, loader)) {
             event.addAnnotatedType(InboxReadiness.class, InboxReadiness.class.getName())
                     .add(ApplicationScoped.Literal.INSTANCE);
         } else {

@@ -5,7 +5,7 @@ import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
-/** Reads settings through MicroProfile Config. Loaded only where {@link Optionals} found it. */
+/** Reads settings through MicroProfile Config. Loaded only where {@link MicroProfileApis} found it. */
 final class MicroProfileConfig {
 
     private MicroProfileConfig() {

@@ -33,7 +33,7 @@ public class StartupCheck {
     private static final Logger LOG = Logger.getLogger(StartupCheck.class.getName());
 
     @Inject
-    private Configuration configuration;
+    private SettingsProducer settingsProducer;
 
     @Inject
     private InboxExtension extension;
@@ -50,7 +50,7 @@ public class StartupCheck {
         extension.healthProbe(probe);
         // Resolved now for their checks: a bad value, or a configured table that contradicts the produced one, fails
         // the start.
-        InboxSettings settings = configuration.settings();
+        InboxSettings settings = settingsProducer.settings();
         for (Map.Entry<String, String> scope : extension.scopes().entrySet()) {
             try {
                 InboxLimits.requireKey("scope", scope.getKey(), settings.maxScopeBytes());
@@ -83,7 +83,7 @@ public class StartupCheck {
         if (tableChecked.get()) {
             return;
         }
-        InboxSettings settings = configuration.settings();
+        InboxSettings settings = settingsProducer.settings();
         if (!settings.tableCheck()) {
             tableChecked.set(true);
             LOG.info(() -> "The inbox table is not checked at start-up: " + InboxSettings.TABLE_CHECK + "=false");

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * ({@link StartupCheck}), where a bad setting fails the start.
  */
 @ApplicationScoped
-public class Configuration {
+public class SettingsProducer {
 
     @Inject
     Instance<InboxTable> producedTable;
@@ -35,7 +35,7 @@ public class Configuration {
         InboxSettings read = settings;
         if (read == null) {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            read = SettingsReader.read(Optionals.settingsSource(loader != null ? loader : getClass().getClassLoader()),
+            read = SettingsReader.read(MicroProfileApis.settingsSource(loader != null ? loader : getClass().getClassLoader()),
                     producedTable());
             settings = read;
         }

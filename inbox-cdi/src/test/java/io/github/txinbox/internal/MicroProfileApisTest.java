@@ -27,13 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
  * The library on a server without MicroProfile: its classes loaded by a class loader that hides every
  * {@code org.eclipse.microprofile} class, as such a server would.
  */
-class OptionalsTest {
+class MicroProfileApisTest {
 
     /** Defines the library's classes itself, so that they resolve their references through it. */
     static final class WithoutMicroProfile extends ClassLoader {
 
         WithoutMicroProfile() {
-            super(OptionalsTest.class.getClassLoader());
+            super(MicroProfileApisTest.class.getClassLoader());
         }
 
         @Override
@@ -86,7 +86,7 @@ class OptionalsTest {
     @Test
     void withMetricsAndHealthTheExtensionAddsTheirBeans() throws Exception {
         assertEquals(List.of(InboxMetrics.class, InboxReadiness.class),
-                typesAddedAtDiscovery(OptionalsTest.class.getClassLoader()));
+                typesAddedAtDiscovery(MicroProfileApisTest.class.getClassLoader()));
     }
 
     @Test
@@ -98,7 +98,7 @@ class OptionalsTest {
     void theCoreClassesLinkWithoutMicroProfile() throws Exception {
         ClassLoader loader = new WithoutMicroProfile();
         for (Class<?> type : List.of(InboxInterceptor.class, InboxExtension.class, StartupCheck.class,
-                Configuration.class, SettingsReader.class, Optionals.class, TableVerifier.class, HealthProbe.class,
+                SettingsProducer.class, SettingsReader.class, MicroProfileApis.class, TableVerifier.class, HealthProbe.class,
                 io.github.txinbox.InboxRepository.class, io.github.txinbox.InboxSettings.class)) {
             Class<?> loaded = loader.loadClass(type.getName());
             assertNotEquals(type, loaded, "loaded by the hiding class loader");
@@ -116,7 +116,7 @@ class OptionalsTest {
     @Test
     void withoutConfigTheSettingsComeFromSystemProperties() throws Exception {
         ClassLoader loader = new WithoutMicroProfile();
-        Class<?> optionals = loader.loadClass(Optionals.class.getName());
+        Class<?> optionals = loader.loadClass(MicroProfileApis.class.getName());
         Method source = optionals.getDeclaredMethod("settingsSource", ClassLoader.class);
         source.setAccessible(true);
         String property = "txinbox.test.optionals." + System.nanoTime();
@@ -129,13 +129,13 @@ class OptionalsTest {
         } finally {
             System.clearProperty(property);
         }
-        assertTrue(Optionals.present(Optionals.CONFIG_PROVIDER, OptionalsTest.class.getClassLoader()),
+        assertTrue(MicroProfileApis.present(MicroProfileApis.CONFIG_PROVIDER, MicroProfileApisTest.class.getClassLoader()),
                 "MicroProfile Config is on the test class path");
     }
 
     /** A class loader that sees only a MicroProfile Config file with the given text. */
     private static ClassLoader applicationWithConfigFile(Path directory, String text) throws IOException {
-        Path file = directory.resolve(Optionals.CONFIG_FILE);
+        Path file = directory.resolve(MicroProfileApis.CONFIG_FILE);
         Files.createDirectories(file.getParent());
         Files.writeString(file, text);
         return new URLClassLoader(new URL[] {directory.toUri().toURL()}, null);
@@ -145,8 +145,8 @@ class OptionalsTest {
     void theLibrarysSettingsInTheConfigFileAreListedSorted(@TempDir Path directory) throws IOException {
         ClassLoader application = applicationWithConfigFile(directory,
                 "txinbox.table=app.inbox\nother.setting=1\ntxinbox.key=orderId\n");
-        assertEquals(List.of("txinbox.key", "txinbox.table"), Optionals.settingsInConfigFiles(application));
-        assertEquals(List.of(), Optionals.settingsInConfigFiles(
+        assertEquals(List.of("txinbox.key", "txinbox.table"), MicroProfileApis.settingsInConfigFiles(application));
+        assertEquals(List.of(), MicroProfileApis.settingsInConfigFiles(
                 applicationWithConfigFile(directory.resolve("other"), "other.setting=1\n")));
     }
 
@@ -154,14 +154,14 @@ class OptionalsTest {
     void withoutConfigASettingInTheConfigFileFailsTheStartInsteadOfBeingIgnored(@TempDir Path directory)
             throws Exception {
         ClassLoader application = applicationWithConfigFile(directory, "txinbox.table=app.inbox\n");
-        Method source = new WithoutMicroProfile().loadClass(Optionals.class.getName())
+        Method source = new WithoutMicroProfile().loadClass(MicroProfileApis.class.getName())
                 .getDeclaredMethod("settingsSource", ClassLoader.class);
         source.setAccessible(true);
         InvocationTargetException thrown = assertThrows(InvocationTargetException.class,
                 () -> source.invoke(null, application));
         // Loaded by the hiding class loader, so a class of its own: compared by name.
         assertEquals(InboxConfigurationException.class.getName(), thrown.getCause().getClass().getName());
-        assertTrue(thrown.getCause().getMessage().startsWith(Optionals.CONFIG_FILE + " sets txinbox.table, but this "
+        assertTrue(thrown.getCause().getMessage().startsWith(MicroProfileApis.CONFIG_FILE + " sets txinbox.table, but this "
                 + "server gives the application no MicroProfile Config"), thrown.getCause().getMessage());
     }
 }

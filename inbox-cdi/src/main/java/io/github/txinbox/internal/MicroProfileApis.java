@@ -16,7 +16,7 @@ import java.util.function.Function;
  * Finds the optional MicroProfile APIs. The classes that use them ({@link MicroProfileConfig}, {@link InboxMetrics}, {@link InboxReadiness})
  * are loaded only after a check here found the API, so the library also deploys on servers without them.
  */
-final class Optionals {
+final class MicroProfileApis {
 
     static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
     static final String METRIC_REGISTRY = "org.eclipse.microprofile.metrics.MetricRegistry";
@@ -27,7 +27,7 @@ final class Optionals {
 
     private static final String SETTINGS_PREFIX = "txinbox.";
 
-    private Optionals() {
+    private MicroProfileApis() {
     }
 
     /**
@@ -57,7 +57,7 @@ final class Optionals {
      *                                     {@value #CONFIG_FILE} sets {@code txinbox.*} properties
      */
     static Function<String, Optional<String>> settingsSource(ClassLoader application) {
-        if (present(CONFIG_PROVIDER, Optionals.class.getClassLoader())) {
+        if (present(CONFIG_PROVIDER, MicroProfileApis.class.getClassLoader())) {
             return MicroProfileConfig.of(application);
         }
         List<String> unread = settingsInConfigFiles(application);
