@@ -4,6 +4,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -18,8 +19,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
 /**
  * Sets up the GlassFish of the GlassFish leg once per test run, after {@link PostgresSession} and before Arquillian
  * connects to it: a new domain {@value #DOMAIN} (ports from {@value #PORT_BASE}, all on 127.0.0.1), configured with
- * {@code asadmin}, restarted, and kept running until the run ends (Arquillian's adapter for GlassFish 8 connects to a
- * running server). It holds what an application using txinbox must configure on GlassFish.
+ * {@code asadmin}, stopped and started again, and kept running until the run ends (Arquillian's adapter for GlassFish 8
+ * connects to a running server). A set-up that fails stops the domain it started. It holds what an application using
+ * txinbox must configure on GlassFish.
  *
  * <ul>
  *   <li>the PostgreSQL driver in the domain's {@code lib}, a JDBC connection pool (XA, or with
@@ -40,6 +42,9 @@ public final class GlassFishSession implements LauncherSessionListener {
     static final int PORT_BASE = 12000;
 
     private static final Logger LOG = Logger.getLogger(GlassFishSession.class.getName());
+
+    /** How asadmin reports a command that failed, in multimode too. */
+    private static final Pattern FAILED_COMMAND = Pattern.compile("Command \\S+ failed\\.");
 
     private static final Pattern NETWORK_LISTENER_WITHOUT_ADDRESS =
             Pattern.compile("<network-listener (?![^>]*\\baddress=)");
@@ -73,12 +78,28 @@ public final class GlassFishSession implements LauncherSessionListener {
             Path commands = Files.write(work.resolve("glassfish-setup.asadmin"), commands());
             asadmin(home, log, "start-domain", DOMAIN);
             running = home;
+            long before = Files.size(log);
             asadmin(home, log, "--port", Integer.toString(PORT_BASE + 48), "multimode", "--file",
                     commands.toString());
-            // The JVM options and the JMX connector's switch apply from the next start.
-            asadmin(home, log, "restart-domain", DOMAIN);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not set up GlassFish in " + home, e);
+            // multimode goes on after a command fails and exits with the last command's status.
+            byte[] written = Files.readAllBytes(log);
+            List<String> failed = new String(written, (int) before, written.length - (int) before,
+                    StandardCharsets.UTF_8).lines()
+                    .filter(line -> FAILED_COMMAND.matcher(line).matches()).toList();
+            if (!failed.isEmpty()) {
+                throw new IllegalStateException("GlassFish's set-up failed: " + String.join(" ", failed) + "; see "
+                        + log);
+            }
+            // The JVM options and the JMX connector's switch apply from the next start. A stop and a start, each
+            // with its own time limit, rather than restart-domain, which once waited for ever for the new server.
+            asadmin(home, log, "stop-domain", DOMAIN);
+            running = null;
+            asadmin(home, log, "start-domain", DOMAIN);
+            running = home;
+        } catch (IOException | RuntimeException e) {
+            stopAfterFailedSetUp(home, work, e);
+            throw e instanceof IOException io ? new UncheckedIOException("Could not set up GlassFish in " + home, io)
+                    : (RuntimeException) e;
         }
         LOG.info(() -> "GlassFish domain " + domain + " set up and started");
     }
@@ -94,6 +115,19 @@ public final class GlassFishSession implements LauncherSessionListener {
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not stop the GlassFish domain " + DOMAIN, e);
             }
+        }
+    }
+
+    /**
+     * Stops the domain a failed set-up may have left running, killing it if it does not stop, so that no server
+     * outlives the run; a failure to stop is added to the set-up's failure.
+     */
+    private static void stopAfterFailedSetUp(Path home, Path work, Exception failure) {
+        running = null;
+        try {
+            asadmin(home, work.resolve("glassfish-setup.log"), "stop-domain", "--kill=true", DOMAIN);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 
