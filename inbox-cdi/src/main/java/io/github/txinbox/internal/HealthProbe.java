@@ -1,12 +1,10 @@
 package io.github.txinbox.internal;
 
 import io.github.txinbox.InboxSettings;
-import io.github.txinbox.PreparedTransaction;
 import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -30,15 +28,6 @@ import javax.naming.NamingException;
 @ApplicationScoped
 public class HealthProbe {
 
-    /**
-     * What the probe found.
-     *
-     * @param tableProblem what makes the table unfit, or {@code null} when it fits
-     * @param prepared     the transactions prepared for longer than the configured age, oldest first
-     */
-    record Findings(String tableProblem, List<PreparedTransaction> prepared) {
-    }
-
     /** The default context service of the module where it is looked up (Jakarta Concurrency). */
     static final String DEFAULT_CONTEXT_SERVICE = "java:comp/DefaultContextService";
 
@@ -51,7 +40,7 @@ public class HealthProbe {
     Instance<TableVerifier> verifiers;
 
     /** Looks from a web module's environment, whatever thread calls it; {@code null} until a web module started. */
-    private volatile Supplier<Optional<Findings>> inModule;
+    private volatile Supplier<Optional<TableVerifier.Findings>> inModule;
 
     /**
      * Returns the settings in effect, without a transaction.
@@ -70,12 +59,12 @@ public class HealthProbe {
      * @throws RuntimeException when the database cannot be reached or a query fails (the transaction rolls back), or
      *                          when the kept module's context can no longer be entered (the application is stopping)
      */
-    public Optional<Findings> look() {
-        Optional<Findings> here = lookHere();
+    public Optional<TableVerifier.Findings> look() {
+        Optional<TableVerifier.Findings> here = lookHere();
         if (here.isPresent()) {
             return here;
         }
-        Supplier<Optional<Findings>> module = inModule;
+        Supplier<Optional<TableVerifier.Findings>> module = inModule;
         return module == null ? Optional.empty() : module.get();
     }
 
@@ -89,9 +78,9 @@ public class HealthProbe {
         }
         try {
             ContextService contexts = InitialContext.doLookup(DEFAULT_CONTEXT_SERVICE);
-            Supplier<Optional<Findings>> lookHere = this::lookHere;
+            Supplier<Optional<TableVerifier.Findings>> lookHere = this::lookHere;
             @SuppressWarnings("unchecked")
-            Supplier<Optional<Findings>> proxy = contexts.createContextualProxy(lookHere, Supplier.class);
+            Supplier<Optional<TableVerifier.Findings>> proxy = contexts.createContextualProxy(lookHere, Supplier.class);
             inModule = proxy;
         } catch (NamingException | RuntimeException | LinkageError e) {
             LOG.log(Level.FINE, e, () -> "No " + DEFAULT_CONTEXT_SERVICE + " in this web module: the readiness check "
@@ -99,7 +88,7 @@ public class HealthProbe {
         }
     }
 
-    private Optional<Findings> lookHere() {
+    private Optional<TableVerifier.Findings> lookHere() {
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
             TableVerifier verifier = injected(handle);
             return verifier == null ? Optional.empty() : Optional.of(verifier.look(settings.preparedTransactionAge()));

@@ -41,7 +41,7 @@ public class InboxReadiness implements HealthCheck {
         InboxSettings settings = probe.settings();
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .withData("table", settings.table().qualifiedName());
-        Optional<HealthProbe.Findings> looked;
+        Optional<TableVerifier.Findings> looked;
         try {
             looked = probe.look();
         } catch (RuntimeException e) {
@@ -60,7 +60,7 @@ public class InboxReadiness implements HealthCheck {
                     + "where the inbox gets no persistence unit, and no web module of the application lent it its "
                     + "context (a library in the lib/ of an EAR without a web module)");
         }
-        HealthProbe.Findings findings = looked.get();
+        TableVerifier.Findings findings = looked.get();
         response.withData("checked", true);
         if (findings.tableProblem() != null) {
             response.down().withData("error", findings.tableProblem());

@@ -96,32 +96,23 @@ public class StartupCheck {
                 return;
             }
             if (tableChecked.compareAndSet(false, true)) {
-                check(verifier);
+                check(verifier, settings);
             }
         }
     }
 
-    private static void check(TableVerifier verifier) {
+    private static void check(TableVerifier verifier, InboxSettings settings) {
+        TableVerifier.Findings findings;
         try {
-            verifier.verify();
+            findings = verifier.look(settings.preparedTransactionAge());
         } catch (RuntimeException e) {
-            InboxTableException unfit = unfitTable(e);
-            if (unfit != null) {
-                throw unfit;
-            }
             LOG.log(Level.WARNING, e, () -> "Could not check the inbox table at start-up; the first message will "
                     + "tell. Set " + InboxSettings.TABLE_CHECK + "=false to skip the check");
             return;
         }
-        LOG.fine(() -> "The inbox table " + verifier.table() + " is fit");
-    }
-
-    private static InboxTableException unfitTable(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InboxTableException unfit) {
-                return unfit;
-            }
+        if (findings.unfit() != null) {
+            throw findings.unfit();
         }
-        return null;
+        LOG.fine(() -> "The inbox table " + verifier.table() + " is fit");
     }
 }

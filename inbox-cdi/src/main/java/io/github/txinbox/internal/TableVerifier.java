@@ -2,20 +2,37 @@ package io.github.txinbox.internal;
 
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxTableException;
+import io.github.txinbox.PreparedTransaction;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
+import java.util.List;
 
 /**
- * Looks at the inbox's database in a transaction of its own, for {@link StartupCheck} and {@link HealthProbe}, which
- * create one for each look, so that it and its repository get their resources from the component environment current
- * at that moment.
+ * Looks at the inbox's database in a transaction of its own, the one look of the start-up check ({@link StartupCheck})
+ * and the readiness check ({@link HealthProbe}): whether the table fits, and which transactions have stayed prepared.
+ * They create one for each look, so that it and its repository get their resources from the component environment
+ * current at that moment.
  */
 @Dependent
 public class TableVerifier {
+
+    /**
+     * What a look found.
+     *
+     * @param unfit    why the table will not do, or {@code null} when it fits
+     * @param prepared the transactions prepared for longer than the age asked, oldest first
+     */
+    record Findings(InboxTableException unfit, List<PreparedTransaction> prepared) {
+
+        /** What makes the table unfit, or {@code null} when it fits. */
+        String tableProblem() {
+            return unfit == null ? null : unfit.problem();
+        }
+    }
 
     @Inject
     private InboxRepository repository;
@@ -34,12 +51,6 @@ public class TableVerifier {
         return transactions != null;
     }
 
-    /** Verifies the table, in a new transaction. */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public void verify() {
-        repository.verifyTable();
-    }
-
     /**
      * Checks the table and lists the transactions prepared for longer than the given age, in a new transaction.
      *
@@ -48,14 +59,14 @@ public class TableVerifier {
      * @throws RuntimeException when the database cannot be reached or a query fails; the transaction rolls back
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public HealthProbe.Findings look(Duration preparedAge) {
-        String problem = null;
+    public Findings look(Duration preparedAge) {
+        InboxTableException unfit = null;
         try {
             repository.verifyTable();
         } catch (InboxTableException e) {
-            problem = e.problem();
+            unfit = e;
         }
-        return new HealthProbe.Findings(problem, repository.preparedTransactions(preparedAge));
+        return new Findings(unfit, repository.preparedTransactions(preparedAge));
     }
 
     /**
