@@ -33,7 +33,7 @@ import org.w3c.dom.NodeList;
  */
 class DocsSnippetsTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("txinbox.docs.root", "..")).normalize();
+    private static final Path ROOT = DocPages.ROOT;
     private static final Path SOURCES = ROOT.resolve("docs-examples/src/main");
     /** The files the library ships, which a page may show whole. */
     private static final Path SHIPPED = ROOT.resolve("inbox-cdi/src/main/resources");
@@ -158,13 +158,8 @@ class DocsSnippetsTest {
 
     /** The fenced blocks of every user page, each with the snippet marker above it, if any. */
     private static List<Block> blocks() throws IOException {
-        List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CONTRIBUTING.md"),
-                ROOT.resolve("ear-sample/README.md")));
-        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        }
         List<Block> blocks = new ArrayList<>();
-        for (Path page : pages) {
+        for (Path page : DocPages.all()) {
             List<String> lines = Files.readAllLines(page);
             for (int i = 0; i < lines.size(); i++) {
                 Matcher open = FENCE.matcher(lines.get(i));
