@@ -90,30 +90,14 @@ public class HealthProbe {
 
     private Optional<TableVerifier.Findings> lookHere() {
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
-            TableVerifier verifier = injected(handle);
+            TableVerifier verifier = TableVerifier.inEnvironment(handle);
             return verifier == null ? Optional.empty() : Optional.of(verifier.look(settings.preparedTransactionAge()));
         }
     }
 
     private boolean injectedHere() {
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
-            return injected(handle) != null;
+            return TableVerifier.inEnvironment(handle) != null;
         }
-    }
-
-    /**
-     * The handle's verifier, or {@code null} where the component environment gives it no resources: the container
-     * injected nothing (an EAR's {@code lib/} outside every module), or failed to, because the names it looked up are
-     * not bound there (Payara Micro calls a WAR's checks so).
-     */
-    private static TableVerifier injected(Instance.Handle<TableVerifier> handle) {
-        TableVerifier verifier;
-        try {
-            verifier = handle.get();
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINEST, "No component environment for the inbox here", e);
-            return null;
-        }
-        return verifier.injected() ? verifier : null;
     }
 }

@@ -90,8 +90,8 @@ public class StartupCheck {
             return;
         }
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
-            TableVerifier verifier = handle.get();
-            if (!verifier.injected()) {
+            TableVerifier verifier = TableVerifier.inEnvironment(handle);
+            if (verifier == null) {
                 LOG.fine("No component environment here; the inbox table is checked when a web module starts");
                 return;
             }
