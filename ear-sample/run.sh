@@ -40,4 +40,4 @@ rm -f "$log"
 launcher=ear-sample/sample-launcher/target
 mkdir -p "$launcher/tmp"
 exec java -Djava.io.tmpdir="$launcher/tmp" -cp "$launcher/classes:$(cat "$launcher/classpath.txt")" \
-    -Dsample.target="$launcher" io.github.txinbox.sample.launcher.SampleLauncher "$@"
+    -Dsample.target="$launcher" io.github.txinbox.sample.launcher.SampleLauncher

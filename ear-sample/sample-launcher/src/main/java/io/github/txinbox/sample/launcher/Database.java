@@ -10,30 +10,20 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * The sample's PostgreSQL: the server named by {@code TXINBOX_SAMPLE_DB_URL}, or else one started here on
  * 127.0.0.1 from the binaries Maven brought, with PostgreSQL's stock settings (and prepared transactions allowed
  * when the sample runs with XA).
+ *
+ * @param embedded the server started here; {@code null} for a named one, which is left alone
  */
-final class Database implements AutoCloseable {
-
-    private final EmbeddedPostgres embedded;
-    private final String url;
-    private final String user;
-    private final String password;
-
-    private Database(EmbeddedPostgres embedded, String url, String user, String password) {
-        this.embedded = embedded;
-        this.url = url;
-        this.user = user;
-        this.password = password;
-    }
+record Database(EmbeddedPostgres embedded, String url, String user, String password) implements AutoCloseable {
 
     /** Whether the environment names a PostgreSQL server ({@code TXINBOX_SAMPLE_DB_URL}) to use instead of its own. */
     static boolean named() {
-        String url = System.getenv("TXINBOX_SAMPLE_DB_URL");
-        return url != null && !url.isBlank();
+        return !System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_URL", "").isBlank();
     }
 
     /** Connects to the server named by the environment, or starts one. */
@@ -61,22 +51,6 @@ final class Database implements AutoCloseable {
         }
     }
 
-    boolean embedded() {
-        return embedded != null;
-    }
-
-    String url() {
-        return url;
-    }
-
-    String user() {
-        return user;
-    }
-
-    String password() {
-        return password;
-    }
-
     /**
      * Creates the sample's tables where they are missing (the inbox's from txinbox's own DDL), and plants expired
      * markers for the scheduled purge to delete.
@@ -88,13 +62,22 @@ final class Database implements AutoCloseable {
             throw new LauncherException("XA needs max_prepared_transactions > 0 on " + url + ", and it is 0. "
                     + "Run the sample without TXINBOX_SAMPLE_XA, or raise the setting and restart PostgreSQL.");
         }
-        execute(InboxSchema.createTableSql(InboxTable.DEFAULT),
+        List<String> statements = List.of(InboxSchema.createTableSql(InboxTable.DEFAULT),
                 "CREATE TABLE IF NOT EXISTS sample_invoice (id text PRIMARY KEY, order_id text NOT NULL, "
                         + "amount numeric(12, 2) NOT NULL, created_at timestamptz NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS sample_invoice_order_idx ON sample_invoice (order_id)",
                 "INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
                         + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + expiredMarkers + ") AS i "
                         + "ON CONFLICT DO NOTHING");
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new LauncherException("Could not create the sample's tables on " + url + " as " + user + ": "
+                    + e.getMessage());
+        }
     }
 
     /** PostgreSQL's {@code max_prepared_transactions}: 0 (its default) allows no XA. */
@@ -104,35 +87,13 @@ final class Database implements AutoCloseable {
 
     /** Runs a query whose answer is one number. */
     long count(String query) {
-        try (Connection connection = connect(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(query)) {
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(query)) {
             rows.next();
             return rows.getLong(1);
         } catch (SQLException e) {
-            throw new LauncherException("Query failed on " + url + " (" + query + "): " + e.getMessage());
-        }
-    }
-
-    /** Runs the statements in order, on one connection. */
-    private void execute(String... statements) {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                try {
-                    statement.execute(sql);
-                } catch (SQLException e) {
-                    throw new LauncherException("Statement failed on " + url + " (" + sql + "): " + e.getMessage());
-                }
-            }
-        } catch (SQLException e) {
-            throw new LauncherException("Cannot use " + url + ": " + e.getMessage());
-        }
-    }
-
-    private Connection connect() throws SQLException {
-        try {
-            return DriverManager.getConnection(url, user, password);
-        } catch (SQLException e) {
-            throw new LauncherException("Cannot connect to " + url + " as " + user + ": " + e.getMessage());
+            throw new LauncherException("Query failed on " + url + " as " + user + " (" + query + "): "
+                    + e.getMessage());
         }
     }
 

@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +14,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -25,12 +26,11 @@ import java.util.stream.Stream;
  */
 final class PayaraDomain {
 
-    static final String NAME = "sample";
+    private static final String NAME = "sample";
 
     /**
      * Whether {@code setsid} is there to give asadmin and the server it starts a session of their own: Ctrl+C in the
-     * terminal then reaches the launcher only, which stops the server before the database, instead of both stopping
-     * at once.
+     * terminal then reaches the launcher only, which stops the server before the database, instead of both at once.
      */
     private static final boolean SETSID = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
             .anyMatch(directory -> Files.isExecutable(Path.of(directory, "setsid")));
@@ -38,33 +38,43 @@ final class PayaraDomain {
     private final Path installation;
     private final Path domains;
     private final Path log;
-    private final int portOffset;
-    private volatile ProcessHandle server;
+    private final int portBase;
 
     /**
      * @param installation the unpacked Payara Server ({@code payara6}, holding {@code glassfish/})
      * @param work         where the domain and the launcher's files go
-     * @param portOffset   added to each of Payara's default ports
+     * @param portBase     create-domain's {@code --portbase}: the domain listens on the next hundred ports (HTTP on
+     *                     the base plus 80, admin plus 48, OpenMQ plus 76)
      */
-    PayaraDomain(Path installation, Path work, int portOffset) {
+    PayaraDomain(Path installation, Path work, int portBase) {
         this.installation = installation;
         this.domains = work.resolve("domains");
         this.log = work.resolve("asadmin.log");
-        this.portOffset = portOffset;
+        this.portBase = portBase;
     }
 
-    /** Replaces the domain left by an earlier run, if any, with a new one. */
+    /**
+     * Replaces the domain left by an earlier run, if any, with a new one; create-domain fails when one of its ports is
+     * taken.
+     */
     void create() {
-        if (Files.isDirectory(domain())) {
+        if (Files.isDirectory(domains.resolve(NAME))) {
             asadmin(Duration.ofMinutes(1), Map.of(), "delete-domain", "--domaindir", domains.toString(), NAME);
         }
-        asadmin(Duration.ofMinutes(3), Map.of(), "create-domain", "--nopassword", "--domaindir", domains.toString(),
-                "--adminport", port(4848), "--instanceport", port(8080), "--domainproperties",
-                "http.ssl.port=" + port(8181) + ":orb.listener.port=" + port(3700) + ":jms.port=" + port(7676)
-                        + ":orb.ssl.port=" + port(3820) + ":orb.mutualauth.port=" + port(3920) + ":domain.jmxPort="
-                        + port(8686) + ":java.debugger.port=" + port(9009) + ":osgi.shell.telnet.port=" + port(6666),
-                NAME);
-        copy("broker.properties", domain().resolve("imq/instances/imqbroker/props/config.properties"));
+        try {
+            asadmin(Duration.ofMinutes(3), Map.of(), "create-domain", "--nopassword", "--domaindir",
+                    domains.toString(), "--portbase", Integer.toString(portBase), NAME);
+        } catch (LauncherException e) {
+            Matcher busy = Pattern.compile("Port ([\\d,]+) is in use").matcher(e.getMessage());
+            if (!busy.find()) {
+                throw e;
+            }
+            throw new LauncherException("port " + busy.group(1).replace(",", "") + " is already in use; the sample's "
+                    + "Payara listens on ports " + portBase + " to " + (portBase + 99) + " of 127.0.0.1. Stop what "
+                    + "listens there (ss -ltnp), or a sample still running, or move the ports with "
+                    + "TXINBOX_SAMPLE_PORT_OFFSET.");
+        }
+        write("broker.properties", domains.resolve(NAME).resolve("imq/instances/imqbroker/props/config.properties"));
     }
 
     /**
@@ -74,95 +84,64 @@ final class PayaraDomain {
      *                    MicroProfile Config
      */
     void start(Map<String, String> environment) {
-        Path preboot = copy("preboot.asadmin", domains.resolve("preboot.asadmin"));
-        replace(preboot, "--mqport 7676", "--mqport " + port(7676));
-        Path postboot = copy("postboot.asadmin", domains.resolve("postboot.asadmin"));
-        try {
-            asadmin(Duration.ofMinutes(5), environment, "start-domain", "--domaindir", domains.toString(),
-                    "--prebootcommandfile", preboot.toString(), "--postbootcommandfile", postboot.toString(), NAME);
-        } finally {
-            // Even when start-domain failed, a server it left running is stopped with the launcher.
-            server = readPid().orElse(null);
-        }
-        if (server == null) {
-            throw new LauncherException("Payara Server started, but its process is gone; its log: " + serverLog());
-        }
+        asadmin(Duration.ofMinutes(5), environment, "start-domain", "--domaindir", domains.toString(),
+                "--prebootcommandfile", write("preboot.asadmin", domains.resolve("preboot.asadmin")).toString(),
+                "--postbootcommandfile", write("postboot.asadmin", domains.resolve("postboot.asadmin")).toString(),
+                NAME);
     }
 
-    void deploy(Path archive, String name) {
-        asadmin(Duration.ofMinutes(5), Map.of(), "--port=" + port(4848), "deploy", "--name", name, archive.toString());
+    void deploy(Path archive) {
+        asadmin(Duration.ofMinutes(5), Map.of(), "--port=" + (portBase + 48), "deploy", "--name", "txinbox-sample",
+                archive.toString());
     }
 
-    /** Stops the domain and waits until its process has ended; does nothing when it does not run. */
-    void stop() {
-        if (!running()) {
-            return;
-        }
-        try {
-            asadmin(Duration.ofMinutes(2), Map.of(), "stop-domain", "--domaindir", domains.toString(), NAME);
-        } catch (LauncherException e) {
-            System.err.println(e.getMessage());
-        }
-        try {
-            server.onExit().get(2, TimeUnit.MINUTES);
-        } catch (TimeoutException | ExecutionException e) {
-            server.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Whether the server this object started still runs. */
+    /** Whether the domain's server runs: its pid file names a live process (also after a failed start-domain). */
     boolean running() {
-        return server != null && server.isAlive();
+        return server().isPresent();
     }
 
-    private Optional<ProcessHandle> readPid() {
+    /** Stops the domain's server and waits until its process has ended; ends it forcibly if stop-domain fails. */
+    void stop() {
+        server().ifPresent(server -> {
+            try {
+                asadmin(Duration.ofMinutes(2), Map.of(), "stop-domain", "--domaindir", domains.toString(), NAME);
+                server.onExit().get(2, TimeUnit.MINUTES);
+            } catch (LauncherException | ExecutionException | TimeoutException e) {
+                System.err.println(e.getMessage());
+                server.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    Path serverLog() {
+        return domains.resolve(NAME).resolve("logs/server.log");
+    }
+
+    private Optional<ProcessHandle> server() {
         try {
-            long pid = Long.parseLong(Files.readString(domain().resolve("config/pid")).trim());
+            long pid = Long.parseLong(Files.readString(domains.resolve(NAME).resolve("config/pid")).strip());
             return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }
     }
 
-    Path serverLog() {
-        return domain().resolve("logs/server.log");
-    }
-
-    private Path domain() {
-        return domains.resolve(NAME);
-    }
-
-    /** One of Payara's default ports, moved by the offset. */
-    private String port(int standard) {
-        return Integer.toString(standard + portOffset);
-    }
-
-    private static void replace(Path file, String text, String replacement) {
-        try {
-            Files.writeString(file, Files.readString(file).replace(text, replacement));
-        } catch (IOException e) {
-            throw new LauncherException("Could not write " + file + ": " + e.getMessage());
-        }
-    }
-
-    private Path copy(String resource, Path file) {
+    /** Writes one of the launcher's resources to a file, with the domain's own broker port. */
+    private Path write(String resource, Path file) {
         try (InputStream in = PayaraDomain.class.getResourceAsStream("/payara/" + resource)) {
             Files.createDirectories(file.getParent());
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            return file;
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return Files.writeString(file, text.replace("--mqport 7676", "--mqport " + (portBase + 76)));
         } catch (IOException e) {
             throw new LauncherException("Could not write " + file + ": " + e.getMessage());
         }
     }
 
-    /** Runs asadmin with the launcher's own Java, its output appended to the log; fails with its tail. */
+    /** Runs asadmin with the launcher's own Java, printing a dot every 2 s; fails with the tail of its output. */
     private void asadmin(Duration timeout, Map<String, String> environment, String... arguments) {
-        List<String> command = new ArrayList<>();
-        if (SETSID) {
-            command.add("setsid");
-        }
+        List<String> command = new ArrayList<>(SETSID ? List.of("setsid") : List.of());
         command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-jar",
                 installation.resolve("glassfish/lib/client/appserver-cli.jar").toString(), "--interactive=false"));
         command.addAll(List.of(arguments));
@@ -186,12 +165,11 @@ final class PayaraDomain {
                 System.out.flush();
             }
             if (process.exitValue() != 0) {
-                String output;
-                try (var in = Files.newInputStream(log)) {
+                try (InputStream in = Files.newInputStream(log)) {
                     in.skipNBytes(start);
-                    output = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+                    throw new LauncherException(what + " failed (exit " + process.exitValue() + "):\n"
+                            + new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\nUsage: ")[0].strip());
                 }
-                throw new LauncherException(what + " failed (exit " + process.exitValue() + "):\n" + output);
             }
         } catch (IOException e) {
             throw new LauncherException("Could not run " + what + ": " + e.getMessage());

@@ -1,24 +1,24 @@
 package io.github.txinbox.sample.launcher;
 
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs the sample: PostgreSQL, a new Payara Server domain on 127.0.0.1 with its built-in OpenMQ broker, the sample
  * EAR, and one demo batch of orders; prints what became of the batch, and keeps everything running until Ctrl+C,
- * which stops Payara and then PostgreSQL.
- *
- * <p>Settings, from the environment: {@code TXINBOX_SAMPLE_DB_URL}, {@code TXINBOX_SAMPLE_DB_USER},
- * {@code TXINBOX_SAMPLE_DB_PASSWORD} (an existing PostgreSQL instead of the embedded one) and
- * {@code TXINBOX_SAMPLE_XA} ({@code true}: an XA datasource and the listener in the container's transaction) and
- * {@code TXINBOX_SAMPLE_PORT_OFFSET} (added to each of Payara's ports).
+ * which stops Payara and then PostgreSQL. Its settings are environment variables, listed in ear-sample/README.md.
  */
 public final class SampleLauncher {
 
@@ -28,40 +28,44 @@ public final class SampleLauncher {
     private static final int POISON = 1;
     /** Expired markers planted before deployment, for the first scheduled purge to delete. */
     private static final int EXPIRED_MARKERS = 50;
-    /** The ports the domain listens on, all on 127.0.0.1, before the offset. */
-    private static final Map<Integer, String> PORTS = Map.of(4848, "Payara admin", 8080, "Payara HTTP",
-            8181, "Payara HTTPS", 7676, "OpenMQ broker", 3700, "IIOP");
+    /** The rows of the outcome table: each label, then the field of the batch's status it shows. */
+    private static final String[] OUTCOME = {"messages sent", "sent", "deliveries (onMessage calls)", "deliveries",
+        "  of them redeliveries", "redeliveries", "handler runs", "handled", "  of them failed (rolled back)",
+        "failures", "duplicates skipped by the inbox", "duplicatesSkipped", "invoices", "invoices", "orders invoiced",
+        "invoicedOrders", "orders invoiced twice", "ordersInvoicedTwice", "inbox markers", "markers",
+        "dead-lettered (mq.sys.dmq)", "deadLettered", "still queued", "queued", "shortest wait before a retry, ms",
+        "shortestRetryGapMillis"};
 
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Path target;
     private final boolean xa;
-    private final int portOffset;
     private final PayaraDomain domain;
-    private final SampleApi api;
+    private final String api;
     private Database database;
     private volatile boolean stopping;
 
     private SampleLauncher(Path target, boolean xa, int portOffset) {
         this.target = target;
         this.xa = xa;
-        this.portOffset = portOffset;
-        this.domain = new PayaraDomain(target.resolve("payara6"), target.resolve("sample-run"), portOffset);
-        this.api = new SampleApi(8080 + portOffset, domain.serverLog());
+        this.domain = new PayaraDomain(target.resolve("payara6"), target.resolve("sample-run"), 8000 + portOffset);
+        this.api = "http://127.0.0.1:" + (8080 + portOffset) + "/sample/api/orders";
     }
 
     public static void main(String[] args) {
-        if (args.length > 0) {
-            System.err.println("ear-sample/run.sh takes no arguments; its settings are environment variables "
-                    + "(TXINBOX_SAMPLE_DB_URL, TXINBOX_SAMPLE_DB_USER, TXINBOX_SAMPLE_DB_PASSWORD, TXINBOX_SAMPLE_XA, "
-                    + "TXINBOX_SAMPLE_PORT_OFFSET): "
-                    + "see ear-sample/README.md.");
-            System.exit(2);
-        }
         SampleLauncher launcher;
         try {
-            launcher = new SampleLauncher(
-                    Path.of(System.getProperty("sample.target", "ear-sample/sample-launcher/target")),
-                    xaSetting(System.getenv("TXINBOX_SAMPLE_XA")),
-                    portOffsetSetting(System.getenv("TXINBOX_SAMPLE_PORT_OFFSET")));
+            String xa = System.getenv().getOrDefault("TXINBOX_SAMPLE_XA", "").strip();
+            if (!xa.matches("|true|false")) {
+                throw new LauncherException("TXINBOX_SAMPLE_XA must be true or false, not \"" + xa + "\"");
+            }
+            String offset = System.getenv().getOrDefault("TXINBOX_SAMPLE_PORT_OFFSET", "").strip();
+            if (!offset.matches("|\\d{1,5}") || !offset.isEmpty() && Integer.parseInt(offset) > 50_000) {
+                throw new LauncherException("TXINBOX_SAMPLE_PORT_OFFSET must be a number from 0 to 50000, not \""
+                        + offset + "\"");
+            }
+            launcher = new SampleLauncher(Path.of(System.getProperty("sample.target",
+                    "ear-sample/sample-launcher/target")), xa.equals("true"),
+                    offset.isEmpty() ? 0 : Integer.parseInt(offset));
         } catch (LauncherException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -79,34 +83,7 @@ public final class SampleLauncher {
         }
     }
 
-    private static boolean xaSetting(String value) {
-        if (value == null || value.isBlank() || value.equals("false")) {
-            return false;
-        }
-        if (value.equals("true")) {
-            return true;
-        }
-        throw new LauncherException("TXINBOX_SAMPLE_XA must be true or false, not \"" + value + "\"");
-    }
-
-    private static int portOffsetSetting(String value) {
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        try {
-            int offset = Integer.parseInt(value.strip());
-            if (offset >= 0 && offset <= 50_000) {
-                return offset;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new LauncherException("TXINBOX_SAMPLE_PORT_OFFSET must be a number from 0 to 50000, not \"" + value
-                + "\"");
-    }
-
     private void run() {
-        requireFreePorts();
         step(Database.named() ? "Connecting to PostgreSQL" : "Starting PostgreSQL (embedded, on 127.0.0.1)", () -> {
             database = Database.open(target, xa);
             database.prepare(xa, EXPIRED_MARKERS);
@@ -115,18 +92,15 @@ public final class SampleLauncher {
                 + database.maxPreparedTransactions() + "; the sample's "
                 + (xa ? "XA datasource (PGXADataSource)" : "non-XA datasource (PGSimpleDataSource)"));
         step("Creating a new Payara Server domain", domain::create);
-        step("Starting it on 127.0.0.1", () -> domain.start(Map.of(
-                "SAMPLE_DB_URL", database.url(),
-                "SAMPLE_DB_USER", database.user(),
-                "SAMPLE_DB_PASSWORD", database.password(),
+        step("Starting it on 127.0.0.1", () -> domain.start(Map.of("SAMPLE_DB_URL", database.url(),
+                "SAMPLE_DB_USER", database.user(), "SAMPLE_DB_PASSWORD", database.password(),
                 "SAMPLE_DB_DATASOURCE_CLASS", xa ? "org.postgresql.xa.PGXADataSource"
                         : "org.postgresql.ds.PGSimpleDataSource",
                 "SAMPLE_XA", Boolean.toString(xa))));
-        step("Deploying txinbox-sample.ear", () -> domain.deploy(target.resolve("txinbox-sample.ear"),
-                "txinbox-sample"));
+        step("Deploying txinbox-sample.ear", () -> domain.deploy(target.resolve("txinbox-sample.ear")));
 
-        goOn();
-        JsonObject sent = api.demo(ORDERS, DUPLICATES, FAILING, POISON);
+        JsonObject sent = call("POST", "/demo?orders=" + ORDERS + "&duplicates=" + DUPLICATES + "&failing="
+                + FAILING + "&poison=" + POISON);
         String batch = sent.getString("batch");
         System.out.println("Sent " + sent.getInt("messagesSent") + " messages (batch " + batch + "): " + ORDERS
                 + " orders, " + DUPLICATES + " of them twice, " + FAILING + " failing on their first delivery, and "
@@ -135,17 +109,16 @@ public final class SampleLauncher {
                 + "broker's acknowledgement commits with the invoice."
                 : "  To OrderPlacedListener: onMessage runs without a transaction, OrderPlacedHandler's own "
                 + "transaction commits the invoice, and the broker acknowledges when onMessage returns.");
-        JsonObject status = awaitSettled(batch);
-        printOutcome(status);
+        printOutcome(awaitSettled(batch));
         awaitPurge();
 
         System.out.println();
         System.out.println("The sample is running. Look at it:");
-        System.out.println("  curl '" + api.statusUrl(batch) + "'");
-        System.out.println("  curl -X POST '" + api.baseUrl() + "/demo?orders=10&duplicates=3&failing=1'"
+        System.out.println("  curl '" + api + "/status?batch=" + batch + "'");
+        System.out.println("  curl -X POST '" + api + "/demo?orders=10&duplicates=3&failing=1'"
                 + "   (then ask status about the batch it returns)");
         System.out.println("  the server's log: " + domain.serverLog());
-        System.out.println(database.embedded() ? "Press Ctrl+C to stop Payara Server, then PostgreSQL."
+        System.out.println(database.embedded() != null ? "Press Ctrl+C to stop Payara Server, then PostgreSQL."
                 : "Press Ctrl+C to stop Payara Server (your PostgreSQL keeps running).");
         try {
             new CountDownLatch(1).await();
@@ -161,23 +134,22 @@ public final class SampleLauncher {
         long lastDeliveries = -1;
         int quiet = 0;
         int polls = 0;
-        JsonObject status = api.status(batch);
+        JsonObject status = call("GET", "/status?batch=" + batch);
         while (System.nanoTime() < deadline) {
             sleep(500);
-            status = api.status(batch);
-            long deliveries = SampleApi.count(status, "deliveries");
-            long queued = SampleApi.count(status, "queued");
-            long deadLettered = SampleApi.count(status, "deadLettered");
-            boolean settled = SampleApi.count(status, "invoicedOrders") >= ORDERS && queued <= 0
-                    && (deadLettered < 0 || deadLettered >= POISON);
+            status = call("GET", "/status?batch=" + batch);
+            long deliveries = count(status, "deliveries");
+            boolean settled = count(status, "invoicedOrders") >= ORDERS && count(status, "queued") <= 0
+                    && (count(status, "deadLettered") < 0 || count(status, "deadLettered") >= POISON);
             quiet = settled && deliveries == lastDeliveries ? quiet + 1 : 0;
             lastDeliveries = deliveries;
-            if (quiet >= 4) {
-                System.out.println("  settled: " + describe(status));
-                return status;
+            if (quiet >= 4 || ++polls % 4 == 0) {
+                System.out.println("  " + (quiet >= 4 ? "settled: " : "") + count(status, "invoicedOrders") + " of "
+                        + ORDERS + " orders invoiced, " + deliveries + " deliveries, " + known(status, "queued")
+                        + " queued, " + known(status, "deadLettered") + " dead-lettered");
             }
-            if (++polls % 4 == 0) {
-                System.out.println("  " + describe(status));
+            if (quiet >= 4) {
+                return status;
             }
         }
         System.out.println("  not settled within 3 minutes; the table shows where it stands, the server's log ("
@@ -185,38 +157,13 @@ public final class SampleLauncher {
         return status;
     }
 
-    private static String describe(JsonObject status) {
-        return SampleApi.count(status, "invoicedOrders") + " of " + ORDERS + " orders invoiced, "
-                + SampleApi.count(status, "deliveries") + " deliveries, " + known(status, "queued") + " queued, "
-                + known(status, "deadLettered") + " dead-lettered";
-    }
-
-    private static String known(JsonObject status, String name) {
-        long value = SampleApi.count(status, name);
-        return value < 0 ? "?" : Long.toString(value);
-    }
-
     private static void printOutcome(JsonObject status) {
         System.out.println();
         System.out.println("  delivered to: " + status.getString("listeners", "?"));
         System.out.println("  outcome of the batch               count");
         System.out.println("  ---------------------------------  -----");
-        List<String[]> rows = List.of(
-                new String[] {"messages sent", "sent"},
-                new String[] {"deliveries (onMessage calls)", "deliveries"},
-                new String[] {"  of them redeliveries", "redeliveries"},
-                new String[] {"handler runs", "handled"},
-                new String[] {"  of them failed (rolled back)", "failures"},
-                new String[] {"duplicates skipped by the inbox", "duplicatesSkipped"},
-                new String[] {"invoices", "invoices"},
-                new String[] {"orders invoiced", "invoicedOrders"},
-                new String[] {"orders invoiced twice", "ordersInvoicedTwice"},
-                new String[] {"inbox markers", "markers"},
-                new String[] {"dead-lettered (mq.sys.dmq)", "deadLettered"},
-                new String[] {"still queued", "queued"},
-                new String[] {"shortest wait before a retry, ms", "shortestRetryGapMillis"});
-        for (String[] row : rows) {
-            System.out.printf("  %-33s  %5s%n", row[0], known(status, row[1]));
+        for (int row = 0; row < OUTCOME.length; row += 2) {
+            System.out.printf("  %-33s  %5s%n", OUTCOME[row], known(status, OUTCOME[row + 1]));
         }
         if (!"ok".equals(status.getString("brokerStatistics", "ok"))) {
             System.out.println("  ? the broker's statistics could not be read: "
@@ -230,17 +177,53 @@ public final class SampleLauncher {
         System.out.print("Waiting for the first scheduled purge (10 s after deployment) to delete the "
                 + EXPIRED_MARKERS + " expired markers planted before it");
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            long left = database.count(planted);
-            if (left == 0) {
-                System.out.println(" done: none left");
+        while (database.count(planted) > 0) {
+            if (System.nanoTime() > deadline) {
+                System.out.println(" not within 60 s: " + database.count(planted) + " left; the server's log ("
+                        + domain.serverLog() + ") may say why.");
                 return;
             }
             System.out.print(".");
             sleep(1_000);
         }
-        System.out.println(" not within 60 s: " + database.count(planted) + " left; the server's log ("
-                + domain.serverLog() + ") may say why.");
+        System.out.println(" done: none left");
+    }
+
+    /** Calls the sample's REST API; returns its JSON answer. */
+    private JsonObject call(String method, String path) {
+        goOn();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new LauncherException(method + " " + request.uri() + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LauncherException("Interrupted");
+        }
+        if (response.statusCode() != 200) {
+            // The body of a server error is an HTML page with a stack trace: the server log has the same, readable.
+            throw new LauncherException(method + " " + request.uri() + " answered " + response.statusCode()
+                    + ". The server's log says why: " + domain.serverLog());
+        }
+        try (var reader = Json.createReader(new StringReader(response.body()))) {
+            return reader.readObject();
+        } catch (JsonException e) {
+            throw new LauncherException(request.uri() + " answered something other than a JSON object: "
+                    + e.getMessage());
+        }
+    }
+
+    /** A count from a batch's status, or -1 where the server could not tell (JSON null). */
+    private static long count(JsonObject status, String name) {
+        return status.get(name) instanceof JsonNumber number ? number.longValue() : -1;
+    }
+
+    private static String known(JsonObject status, String name) {
+        long value = count(status, name);
+        return value < 0 ? "?" : Long.toString(value);
     }
 
     private synchronized void stop() {
@@ -253,23 +236,10 @@ public final class SampleLauncher {
             domain.stop();
             System.out.println(" done");
         }
-        if (database != null && database.embedded()) {
+        if (database != null && database.embedded() != null) {
             System.out.print("Stopping PostgreSQL...");
             database.close();
             System.out.println(" done");
-        }
-    }
-
-    private void requireFreePorts() {
-        for (Map.Entry<Integer, String> entry : PORTS.entrySet()) {
-            int port = entry.getKey() + portOffset;
-            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                socket.setReuseAddress(true);
-            } catch (IOException e) {
-                throw new LauncherException("port " + port + " (" + entry.getValue() + ") is already in use. "
-                        + "Stop what listens there (see: ss -ltnp 'sport = :" + port + "'), or a sample "
-                        + "still running, and try again; or move the sample's ports with TXINBOX_SAMPLE_PORT_OFFSET.");
-            }
         }
     }
 

@@ -238,7 +238,7 @@ class SampleIT {
         int postgres = output.indexOf("Stopping PostgreSQL...");
         assertTrue(postgres < 0 || postgres > payara, "Payara stops before PostgreSQL:\n" + output);
         assertFalse(output.contains("\tat "), "no stack trace:\n" + output);
-        for (int port : new int[] {4848, 8080, 7676}) {
+        for (int port : new int[] {8048, 8080, 8076}) {
             assertFalse(reachable(port + PORT_OFFSET), "port " + (port + PORT_OFFSET) + " still open after the sample "
                     + "stopped");
         }
