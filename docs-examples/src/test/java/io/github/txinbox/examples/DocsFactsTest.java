@@ -225,6 +225,9 @@ class DocsFactsTest {
                 }
             } else if (c == '"') {
                 inString = true;
+            } else if (c == '\'') {
+                // A char literal such as ')' or '"': skip it whole, escaped or not.
+                at = code.indexOf('\'', at + (code.charAt(at + 1) == '\\' ? 3 : 2));
             } else if (c == '(' || c == ')') {
                 depth += c == '(' ? 1 : -1;
             }

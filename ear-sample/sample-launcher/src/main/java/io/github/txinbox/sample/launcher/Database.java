@@ -72,11 +72,15 @@ record Database(EmbeddedPostgres embedded, String url, String user, String passw
         try (Connection connection = DriverManager.getConnection(url, user, password);
                 Statement statement = connection.createStatement()) {
             for (String sql : statements) {
-                statement.execute(sql);
+                try {
+                    statement.execute(sql);
+                } catch (SQLException e) {
+                    throw new LauncherException("Could not prepare the sample's tables on " + url + " as " + user
+                            + ": " + e.getMessage() + "\n  in: " + sql);
+                }
             }
         } catch (SQLException e) {
-            throw new LauncherException("Could not create the sample's tables on " + url + " as " + user + ": "
-                    + e.getMessage());
+            throw new LauncherException("Could not connect to " + url + " as " + user + ": " + e.getMessage());
         }
     }
 
