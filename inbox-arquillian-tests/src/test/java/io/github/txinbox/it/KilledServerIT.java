@@ -13,6 +13,7 @@ import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.Messages;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.harness.StandaloneServer;
+import io.github.txinbox.it.harness.WildFly;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.PortableCrashHandler;
 import io.github.txinbox.it.portable.PortableCrashListener;
@@ -92,7 +93,7 @@ class KilledServerIT {
 
     @Test
     void killedAfterTheDecisionToCommitRecoveryCommitsTheDatabaseAndNothingRunsTwice() throws Exception {
-        assumeTrue(Server.current() == Server.WILDFLY && !Server.nonXa(),
+        assumeTrue(Server.current() instanceof WildFly && !Server.nonXa(),
                 "needs an XA datasource and the transaction manager in JNDI (WildFly's java:jboss/TransactionManager)");
         TestDatabase.update("DELETE FROM " + INBOX + " WHERE scope = ?", PortableCrashHandler.SCOPE);
         String orderId = "killed-" + UUID.randomUUID();

@@ -13,8 +13,10 @@ import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.DurablePostgres.Shutdown;
 import io.github.txinbox.it.harness.Messages;
+import io.github.txinbox.it.harness.PayaraMicro;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.harness.StandaloneServer;
+import io.github.txinbox.it.harness.WildFly;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.PortableCrashHandler;
 import io.github.txinbox.it.portable.PortableCrashListener;
@@ -129,16 +131,19 @@ class XaDatabaseRestartIT {
     }
 
     private static String scope() {
-        return Server.current() == Server.PAYARA ? CrashHandler.SCOPE : PortableCrashHandler.SCOPE;
+        return Server.current() instanceof PayaraMicro ? CrashHandler.SCOPE : PortableCrashHandler.SCOPE;
     }
 
     /** Starts the server with its transaction log kept, recovery on and shortened, on the test's database. */
     private static Node start(DurablePostgres database) throws Exception {
-        return switch (Server.current()) {
-            case PAYARA -> payaraMicro(database);
-            case WILDFLY -> wildFly(database);
-            default -> throw new UnsupportedOperationException("No XA leg on " + Server.current());
-        };
+        Server server = Server.current();
+        if (server instanceof PayaraMicro) {
+            return payaraMicro(database);
+        }
+        if (server instanceof WildFly) {
+            return wildFly(database);
+        }
+        throw new UnsupportedOperationException("No XA leg on " + server);
     }
 
     private static Node payaraMicro(DurablePostgres database) throws Exception {
@@ -183,7 +188,7 @@ class XaDatabaseRestartIT {
 
     private static Node wildFly(DurablePostgres database) throws Exception {
         Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", NAME));
-        StandaloneServer process = StandaloneServer.start(NAME,
+        StandaloneServer process = Server.current().startStandalone(NAME,
                 Deployments.withMessaging(Deployments.war(XaDatabaseRestartIT.class)), BOOT, database.url(), List.of(
                         "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=" + RECOVERY_SECONDS,
                         "-DRecoveryEnvironmentBean.recoveryBackoffPeriod=1"));

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.logging.Logger;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
@@ -16,24 +14,19 @@ import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
-import org.junit.platform.launcher.LauncherSession;
-import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Starts an embedded ActiveMQ Artemis broker on 127.0.0.1 for one test run (one failsafe JVM), before Arquillian
- * reads {@code arquillian.xml}, and stops it when the run ends (after the last Payara Micro has stopped).
- *
- * <p>It publishes the broker's port as the system property {@code txinbox.it.artemis.port} (Payara receives it and
- * resolves it in the resource adapter's ra.xml), and with it Payara Micro's JVM options for {@code arquillian.xml}
- * ({@link PayaraMicroProcess#jvmOptions}), and writes the post-boot command file that deploys the resource adapter
- * before each test WAR.
+ * The embedded ActiveMQ Artemis broker on 127.0.0.1 of one test run (one failsafe JVM), for the server that uses the
+ * test broker ({@link Server#usesTestBroker()}): {@link TestRun} starts it before the server's set-up and stops it
+ * when the run ends (after the last Payara Micro has stopped). It publishes the broker's port as the system property
+ * {@code txinbox.it.artemis.port} (Payara receives it and resolves it in the resource adapter's ra.xml).
  *
  * <p>Redelivery, as a broker in production would be set up: a failed delivery is retried after
  * {@value #REDELIVERY_DELAY_MS} ms ({@value #SLOW_REDELIVERY_DELAY_MS} ms on the queue {@code redelivery}, so that
  * tests can look at the state between two attempts), at most {@value #MAX_DELIVERY_ATTEMPTS} attempts, then the
  * message goes to the queue {@value #DEAD_LETTER_QUEUE}.
  */
-public final class ArtemisSession implements LauncherSessionListener {
+public final class ArtemisSession {
 
     /** The queues of the test application. */
     public static final List<String> QUEUES = List.of("orders", "audit", "redelivery", "service", "crash", "ack", "timeout",
@@ -69,25 +62,19 @@ public final class ArtemisSession implements LauncherSessionListener {
     private static volatile EmbeddedActiveMQ broker;
     private static volatile int port;
 
-    @Override
-    public void launcherSessionOpened(LauncherSession session) {
-        if (!Server.current().usesTestBroker()) {
-            return;
-        }
+    private ArtemisSession() {
+    }
+
+    /** Starts the run's broker on a free port. */
+    static void open() {
         port = freePort();
-        Configuration configuration = configuration(port).setPersistenceEnabled(false);
-        broker = start(configuration);
+        broker = start(configuration(port).setPersistenceEnabled(false));
         System.setProperty("txinbox.it.artemis.port", Integer.toString(port));
-        if (Server.current() == Server.PAYARA) {
-            System.setProperty(PayaraMicroProcess.ARQUILLIAN_OPTIONS, String.join(" ",
-                    PayaraMicroProcess.jvmOptions(System.getProperty("inbox.db.url"), Integer.toString(port))));
-        }
-        writePostBootCommands();
         LOG.info(() -> "Started embedded Artemis on 127.0.0.1:" + port);
     }
 
-    @Override
-    public void launcherSessionClosed(LauncherSession session) {
+    /** Stops the run's broker, if it runs. */
+    static void close() {
         EmbeddedActiveMQ running = broker;
         broker = null;
         if (running != null) {
@@ -170,21 +157,6 @@ public final class ArtemisSession implements LauncherSessionListener {
 
     private static QueueConfiguration anycast(String name) {
         return QueueConfiguration.of(name).setAddress(name).setRoutingType(RoutingType.ANYCAST);
-    }
-
-    private static void writePostBootCommands() {
-        Path rar = Path.of(System.getProperty("txinbox.it.rar"));
-        Path commands = Path.of(System.getProperty("txinbox.it.postbootCommands"));
-        if (!Files.isRegularFile(rar)) {
-            throw new IllegalStateException("No resource adapter at " + rar + ": run the tests through Maven");
-        }
-        try {
-            Files.createDirectories(commands.getParent());
-            // The adapter must be deployed before the WAR whose message-driven beans use it.
-            Files.writeString(commands, "deploy " + rar.toAbsolutePath() + System.lineSeparator());
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not write " + commands, e);
-        }
     }
 
     static int freePort() {

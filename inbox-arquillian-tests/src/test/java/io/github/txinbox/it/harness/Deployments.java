@@ -137,7 +137,7 @@ public final class Deployments {
         }
         Server server = Server.current();
         if (!server.deploymentDefinesDataSource()) {
-            text = text.replace("<jta-data-source>" + Server.PAYARA.dataSource() + "</jta-data-source>",
+            text = text.replace("<jta-data-source>" + PayaraMicro.DATA_SOURCE + "</jta-data-source>",
                     "<jta-data-source>" + server.dataSource() + "</jta-data-source>");
         }
         return new StringAsset(text);

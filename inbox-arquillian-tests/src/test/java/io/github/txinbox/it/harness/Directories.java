@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -28,6 +29,25 @@ public final class Directories {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not delete " + directory, e);
+        }
+    }
+
+    /**
+     * Copies a directory and everything in it into another, replacing files that exist there.
+     *
+     * @param from the directory to copy
+     * @param to   where its content goes
+     */
+    public static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
         }
     }
 }

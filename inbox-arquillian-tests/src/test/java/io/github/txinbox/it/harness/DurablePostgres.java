@@ -17,7 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -254,18 +254,8 @@ public final class DurablePostgres implements AutoCloseable {
         }
         command.add(Path.of(opts.split(" ", 2)[0]).resolveSibling("pg_ctl").toString());
         command.addAll(arguments);
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(90, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("pg_ctl failed: " + command + "\n" + output);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while running " + command, e);
-        }
+        TestProcess.run("pg_ctl", command, Server.workDirectory(), Server.workDirectory().resolve("pg_ctl.log"),
+                Duration.ofSeconds(90));
     }
 
     @Override

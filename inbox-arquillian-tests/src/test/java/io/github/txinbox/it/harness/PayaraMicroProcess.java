@@ -1,15 +1,10 @@
 package io.github.txinbox.it.harness;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,42 +18,11 @@ public final class PayaraMicroProcess implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
     private static final Pattern URL = Pattern.compile("^\\s*http://[^/:\\s]+:(\\d+)/");
 
-    private final Process process;
-    private final List<String> output = new ArrayList<>();
+    private final TestProcess process;
 
-    private PayaraMicroProcess(Process process) {
+    private PayaraMicroProcess(TestProcess process) {
         this.process = process;
     }
-
-    /**
-     * The JVM options of every Payara Micro of the run, the one Arquillian starts (through
-     * {@value #ARQUILLIAN_OPTIONS}, which {@code arquillian.xml} reads) and those the crash tests start: the heap, the
-     * temporary directory, the system properties the deployments read (the database, the broker's port, the server
-     * and the kind of datasource), then the leg's own options ({@code txinbox.it.payaraJvmOptions}).
-     *
-     * @param databaseUrl the JDBC URL the deployments read as {@code inbox.db.url}
-     * @param brokerPort  the port of the broker on 127.0.0.1
-     * @return the options
-     */
-    static List<String> jvmOptions(String databaseUrl, String brokerPort) {
-        List<String> options = new ArrayList<>(List.of(
-                "-Xmx512m",
-                "-Djava.io.tmpdir=" + System.getProperty("txinbox.it.workDir") + "/tmp",
-                "-Dinbox.db.url=" + databaseUrl,
-                "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
-                "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
-                "-Dtxinbox.it.artemis.port=" + brokerPort,
-                "-Dtxinbox.it.server=payara",
-                "-Dtxinbox.it.datasource=" + (Server.nonXa() ? "local" : "xa")));
-        String leg = System.getProperty("txinbox.it.payaraJvmOptions", "").trim();
-        if (!leg.isEmpty()) {
-            options.addAll(List.of(leg.split("\\s+")));
-        }
-        return options;
-    }
-
-    /** The system property holding {@link #jvmOptions} for {@code arquillian.xml}. */
-    static final String ARQUILLIAN_OPTIONS = "txinbox.it.payaraCmdOptions";
 
     /**
      * Starts Payara Micro with the test resource adapter and one WAR, and waits until it has booted.
@@ -67,7 +31,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @param timeout how long the boot may take
      * @return the running server
      */
-    public static PayaraMicroProcess deploy(Path war, Duration timeout) throws InterruptedException {
+    public static PayaraMicroProcess deploy(Path war, Duration timeout) {
         return deploy(war, timeout, List.of());
     }
 
@@ -81,7 +45,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @return the running server
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions)
-            throws InterruptedException {
+            {
         return deploy(war, timeout, microOptions, System.getProperty("txinbox.it.artemis.port"));
     }
 
@@ -96,7 +60,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @return the running server
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort)
-            throws InterruptedException {
+            {
         return deploy(war, timeout, microOptions, brokerPort, System.getProperty("inbox.db.url"));
     }
 
@@ -112,10 +76,10 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @return the running server
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort,
-            String databaseUrl) throws InterruptedException {
+            String databaseUrl) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions(databaseUrl, brokerPort));
+        command.addAll(PayaraMicro.jvmOptions(databaseUrl, brokerPort));
         command.addAll(List.of(
                 "-jar", System.getProperty("payara.microJar"),
                 "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
@@ -127,28 +91,11 @@ public final class PayaraMicroProcess implements AutoCloseable {
             command.addAll(List.of("--postbootcommandfile", System.getProperty("txinbox.it.postbootCommands")));
         }
         command.addAll(withLegOptions(microOptions));
-        Process process;
-        try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not start Payara Micro", e);
-        }
-        PayaraMicroProcess server = new PayaraMicroProcess(process);
-        Thread reader = new Thread(server::readOutput, "payara-micro-output");
-        reader.setDaemon(true);
-        reader.start();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!server.booted()) {
-            if (!process.isAlive()) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                server.close();
-                throw new AssertionError("Payara Micro did not boot within " + timeout + ":\n" + server.output());
-            }
-            Thread.sleep(200);
-        }
-        return server;
+        Path log = Server.workDirectory().resolve("payara-micro").resolve(war.getFileName() + "-"
+                + System.nanoTime() + ".log");
+        TestProcess process = TestProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
+        process.awaitOutput(output -> READY.matcher(output).find(), output -> false, timeout);
+        return new PayaraMicroProcess(process);
     }
 
     /**
@@ -180,28 +127,10 @@ public final class PayaraMicroProcess implements AutoCloseable {
     /**
      * Returns what the server has printed so far.
      *
-     * @return its standard output and error, line by line
+     * @return its standard output and error
      */
-    public synchronized String output() {
-        return String.join("\n", output);
-    }
-
-    private synchronized boolean booted() {
-        return output.stream().anyMatch(line -> READY.matcher(line).find());
-    }
-
-    private void readOutput() {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                synchronized (this) {
-                    output.add(line);
-                }
-            }
-        } catch (IOException e) {
-            // The process ended.
-        }
+    public String output() {
+        return process.output();
     }
 
     /**
@@ -211,8 +140,8 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * @return the port
      * @throws IllegalStateException when the server printed no URL
      */
-    public synchronized int httpPort() {
-        for (String line : output) {
+    public int httpPort() {
+        for (String line : output().lines().toList()) {
             Matcher url = URL.matcher(line);
             if (url.find()) {
                 return Integer.parseInt(url.group(1));
@@ -234,18 +163,13 @@ public final class PayaraMicroProcess implements AutoCloseable {
      * Kills the server as {@code kill -9} would (SIGKILL: no shutdown hook, no transaction completed, no socket
      * closed politely), and waits until the process has gone.
      */
-    public void kill() throws InterruptedException {
-        process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("Payara Micro (pid " + process.pid() + ") did not die of SIGKILL within 30 s");
-        }
+    public void kill() {
+        process.kill();
     }
 
+    /** Stops the server: SIGTERM (an orderly shutdown), SIGKILL after a minute. */
     @Override
-    public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+    public void close() {
+        process.close();
     }
 }

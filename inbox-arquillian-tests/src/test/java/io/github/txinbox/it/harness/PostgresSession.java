@@ -13,26 +13,23 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.logging.Logger;
-import org.junit.platform.launcher.LauncherSession;
-import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Provides the PostgreSQL server for one test run (one failsafe JVM), before Arquillian reads
- * {@code arquillian.xml}: the server named by {@code txinbox.test.db.url} (system property, or the environment
+ * Provides the PostgreSQL server for one test run (one failsafe JVM), opened first by {@link TestRun}: the server named by {@code txinbox.test.db.url} (system property, or the environment
  * variable {@code TXINBOX_TEST_DB_URL}, with {@code ...user} and {@code ...password} beside it), or else an embedded
  * server on 127.0.0.1 that it starts now and stops when the run ends.
  *
  * <p>Either way it drops and creates the test schemas, then creates the tables from the DDL that txinbox ships, and
  * publishes the connection as the {@code inbox.db.*} system properties.
  */
-public final class PostgresSession implements LauncherSessionListener {
+final class PostgresSession {
 
     private static final Logger LOG = Logger.getLogger(PostgresSession.class.getName());
 
     private EmbeddedPostgres embedded;
 
-    @Override
-    public void launcherSessionOpened(LauncherSession session) {
+    /** Starts or reaches the server, creates the test schemas and publishes the connection. */
+    void open() {
         String url = setting("txinbox.test.db.url", "TXINBOX_TEST_DB_URL");
         String user;
         String password;
@@ -55,8 +52,8 @@ public final class PostgresSession implements LauncherSessionListener {
         createSchema();
     }
 
-    @Override
-    public void launcherSessionClosed(LauncherSession session) {
+    /** Stops the embedded server, if one was started. */
+    void close() {
         if (embedded != null) {
             try {
                 embedded.close();

@@ -1,42 +1,26 @@
 package io.github.txinbox.it.harness;
 
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The server a test run deploys to, named by the system property {@code txinbox.it.server} (the build's
- * {@code -Dit.server=...}), and what differs between servers for the portable suite: where the datasource comes from
- * and how a message-driven bean is bound to its queue. Everything else in the portable tests is plain Jakarta EE.
+ * {@code -Dit.server=...}), and everything that differs between servers: its set-up once per run (datasource,
+ * queues, redelivery, all on 127.0.0.1), where the datasource comes from, its log, its descriptors' folder and how a
+ * test starts one by hand to kill it. One class per server; everything else in the tests is plain Jakarta EE.
  */
-public enum Server {
+public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, GlassFish {
 
-    /**
-     * Payara Micro: the deployment defines its datasource ({@code TestDataSourceDefinition}), and message-driven beans
-     * reach the test JVM's Artemis broker through the test resource adapter.
-     */
-    PAYARA("java:app/jdbc/inbox-it"),
-
-    /**
-     * WildFly (standalone-full): a server-level datasource and queues, set up by {@link WildFlySession}; its own
-     * Artemis broker and Hibernate.
-     */
-    WILDFLY("java:jboss/datasources/InboxIT"),
-
-    /**
-     * Open Liberty: a server-level datasource, messaging engine queues and activation specifications in its
-     * server.xml, written by {@link LibertySession}; its own EclipseLink.
-     */
-    LIBERTY("jdbc/inbox-it"),
-
-    /**
-     * GlassFish (full profile): a server-level datasource and queues, set up by {@link GlassFishSession}; its own
-     * OpenMQ broker and EclipseLink.
-     */
-    GLASSFISH("jdbc/inbox-it");
-
+    private final String name;
     private final String dataSource;
 
-    Server(String dataSource) {
+    Server(String name, String dataSource) {
+        this.name = name;
         this.dataSource = dataSource;
     }
 
@@ -47,13 +31,15 @@ public enum Server {
      * @throws IllegalStateException when it names no known server
      */
     public static Server current() {
-        String name = System.getProperty("txinbox.it.server", "payara").trim();
-        try {
-            return valueOf(name.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("txinbox.it.server is '" + name
-                    + "'; expected payara, wildfly, liberty or glassfish", e);
-        }
+        String name = System.getProperty("txinbox.it.server", "payara").trim().toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case PayaraMicro.NAME -> new PayaraMicro();
+            case WildFly.NAME -> new WildFly();
+            case OpenLiberty.NAME -> new OpenLiberty();
+            case GlassFish.NAME -> new GlassFish();
+            default -> throw new IllegalStateException("txinbox.it.server is '" + name
+                    + "'; expected payara, wildfly, liberty or glassfish");
+        };
     }
 
     /**
@@ -72,14 +58,17 @@ public enum Server {
     }
 
     /**
-     * Tells whether the server gives each application MicroProfile Config, which reads the application's
-     * {@code META-INF/microprofile-config.properties}: all but the Open Liberty test server, which runs without the
-     * {@code mpConfig} feature, so that the inbox reads its settings from system properties alone.
+     * Returns the server's name, as {@code -Dit.server} gives it.
      *
-     * @return whether a setting can be given per deployment
+     * @return {@code payara}, {@code wildfly}, {@code liberty} or {@code glassfish}
      */
-    public boolean hasMicroProfileConfig() {
-        return this != LIBERTY;
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final String toString() {
+        return name;
     }
 
     /**
@@ -87,38 +76,19 @@ public enum Server {
      *
      * @return the name
      */
-    public String dataSource() {
+    public final String dataSource() {
         return dataSource;
     }
 
     /**
-     * Tells whether the deployment defines its own datasource, or the server provides it.
-     *
-     * @return true on Payara Micro
+     * Sets the server up once per test run, after PostgreSQL (and the test broker, where the server uses it) and
+     * before Arquillian starts or reaches it: what an application using txinbox must configure on it. A set-up that
+     * fails leaves no process running.
      */
-    public boolean deploymentDefinesDataSource() {
-        return this == PAYARA;
-    }
+    public abstract void setUp() throws IOException;
 
-    /**
-     * Tells whether this server's broker waits before it redelivers a message whose delivery failed. Open Liberty's
-     * embedded messaging engine does not when failed messages go to an exception destination: its queue attribute
-     * {@code redeliveryInterval} applies only without one, after the delivery limit, and its activation
-     * specification has no delay.
-     *
-     * @return false on Open Liberty
-     */
-    public boolean brokerDelaysRedelivery() {
-        return this != LIBERTY;
-    }
-
-    /**
-     * Returns the directory of this server's descriptors among the test resources.
-     *
-     * @return {@code servers/payara}, {@code servers/wildfly}, {@code servers/liberty} or {@code servers/glassfish}
-     */
-    String descriptors() {
-        return "servers/" + name().toLowerCase(Locale.ROOT);
+    /** Stops what {@link #setUp()} left running when the run ends; nothing by default. */
+    public void tearDown() {
     }
 
     /**
@@ -127,15 +97,35 @@ public enum Server {
      * @return the log file
      * @throws UnsupportedOperationException on Payara Micro, which runs a server per deployment
      */
-    public Path log() {
-        return switch (this) {
-            case WILDFLY -> Path.of(System.getProperty("txinbox.it.wildfly.home"), "standalone/log/server.log");
-            case LIBERTY -> Path.of(System.getProperty("txinbox.it.liberty.home"), "usr/servers",
-                    LibertySession.SERVER, "logs/messages.log");
-            case GLASSFISH -> Path.of(System.getProperty("txinbox.it.glassfish.home"), "domains",
-                    GlassFishSession.DOMAIN, "logs/server.log");
-            case PAYARA -> throw new UnsupportedOperationException("Payara Micro runs a server per deployment");
-        };
+    public abstract Path log();
+
+    /**
+     * Starts a server of this kind by hand, beside the one Arquillian runs, in a directory of its own under
+     * {@code target/killed/NAME} that is kept across restarts (the broker's store, the transaction log), with one WAR
+     * and the same configuration as the Arquillian server; waits until the WAR runs. For what Arquillian cannot do:
+     * kill the server with SIGKILL and start it again on the same data.
+     *
+     * @param name        the directory's name
+     * @param war         the WAR, exported into the directory on the first start
+     * @param timeout     how long the start may take
+     * @param databaseUrl the JDBC URL of its datasource: the session's, or another database's (same user)
+     * @param properties  further {@code -Dname=value} options of the server's JVM
+     * @return the running server
+     * @throws UnsupportedOperationException on a server the tests do not start by hand this way, or with another
+     *                                       database or JVM options where the server does not take them
+     */
+    public StandaloneServer startStandalone(String name, WebArchive war, Duration timeout, String databaseUrl,
+            List<String> properties) throws IOException {
+        throw new UnsupportedOperationException(this + " is not started by hand with StandaloneServer");
+    }
+
+    /**
+     * Tells whether the deployment defines its own datasource, or the server provides it.
+     *
+     * @return true on Payara Micro
+     */
+    public boolean deploymentDefinesDataSource() {
+        return false;
     }
 
     /**
@@ -144,6 +134,75 @@ public enum Server {
      * @return true on Payara Micro
      */
     public boolean usesTestBroker() {
-        return this == PAYARA;
+        return false;
+    }
+
+    /**
+     * Tells whether the server gives each application MicroProfile Config, which reads the application's
+     * {@code META-INF/microprofile-config.properties}.
+     *
+     * @return false on the Open Liberty test server, which runs without the {@code mpConfig} feature, so that the
+     *         inbox reads its settings from system properties alone
+     */
+    public boolean hasMicroProfileConfig() {
+        return true;
+    }
+
+    /**
+     * Tells whether this server's broker waits before it redelivers a message whose delivery failed.
+     *
+     * @return false on Open Liberty
+     */
+    public boolean brokerDelaysRedelivery() {
+        return true;
+    }
+
+    /**
+     * Returns the directory of this server's descriptors among the test resources.
+     *
+     * @return {@code servers/} and the server's name
+     */
+    public String descriptors() {
+        return "servers/" + name();
+    }
+
+    /**
+     * Returns a system property the build sets.
+     *
+     * @param property the property
+     * @return its value
+     * @throws IllegalStateException when it is not set (the tests were not started by Maven)
+     */
+    static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException(property + " is not set: run the leg through Maven (mvn verify "
+                    + "-Dit.server=" + current().name() + ")");
+        }
+        return value;
+    }
+
+    /**
+     * Returns the PostgreSQL driver among the deployment's libraries, which the build copies.
+     *
+     * @return the jar
+     */
+    static Path postgresqlDriver() {
+        File[] drivers = new File(required("txinbox.it.deploymentLibs"))
+                .listFiles((directory, name) -> name.startsWith("postgresql-") && name.endsWith(".jar"));
+        if (drivers == null || drivers.length != 1) {
+            throw new IllegalStateException("Expected one PostgreSQL driver in "
+                    + required("txinbox.it.deploymentLibs"));
+        }
+        return drivers[0].toPath();
+    }
+
+    /**
+     * Returns the working directory of the run, under {@code target}.
+     *
+     * @return the directory
+     */
+    static Path workDirectory() {
+        return Path.of(required("txinbox.it.workDir"));
     }
 }

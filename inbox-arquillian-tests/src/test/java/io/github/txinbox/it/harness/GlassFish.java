@@ -2,7 +2,6 @@ package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,13 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
-import org.junit.platform.launcher.LauncherSession;
-import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Sets up the GlassFish of the GlassFish leg once per test run, after {@link PostgresSession} and before Arquillian
- * connects to it: a new domain {@value #DOMAIN} (ports from {@value #PORT_BASE}, all on 127.0.0.1), configured with
- * {@code asadmin}, stopped and started again, and kept running until the run ends (Arquillian's adapter for GlassFish 8
+ * GlassFish (full profile): a server-level datasource and queues, its own OpenMQ broker and EclipseLink. Its set-up
+ * creates a new domain {@value #DOMAIN} (ports from {@value #PORT_BASE}, all on 127.0.0.1), configures it with
+ * {@code asadmin}, stops and starts it, and keeps it running until the run ends (Arquillian's adapter for GlassFish 8
  * connects to a running server). A set-up that fails stops the domain it started. It holds what an application using
  * txinbox must configure on GlassFish.
  *
@@ -33,15 +30,18 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *       the JMX connector off.</li>
  * </ul>
  */
-public final class GlassFishSession implements LauncherSessionListener {
+public final class GlassFish extends Server {
+
+    /** The server's name in {@code -Dit.server}. */
+    static final String NAME = "glassfish";
 
     /** The domain the tests run. */
-    public static final String DOMAIN = "txinbox";
+    static final String DOMAIN = "txinbox";
 
     /** The domain's port base: admin 12048, HTTP 12080, OpenMQ 12076. */
     static final int PORT_BASE = 12000;
 
-    private static final Logger LOG = Logger.getLogger(GlassFishSession.class.getName());
+    private static final Logger LOG = Logger.getLogger(GlassFish.class.getName());
 
     /** How asadmin reports a command that failed, in multimode too. */
     private static final Pattern FAILED_COMMAND = Pattern.compile("Command \\S+ failed\\.");
@@ -49,16 +49,28 @@ public final class GlassFishSession implements LauncherSessionListener {
     private static final Pattern NETWORK_LISTENER_WITHOUT_ADDRESS =
             Pattern.compile("<network-listener (?![^>]*\\baddress=)");
 
+    private static final String DATA_SOURCE = "jdbc/inbox-it";
+
     /** The GlassFish whose domain this run started, to be stopped when the run ends. */
-    private static volatile Path running;
+    private Path running;
+
+    GlassFish() {
+        super(NAME, DATA_SOURCE);
+    }
+
+    private static Path home() {
+        return Path.of(Server.required("txinbox.it.glassfish.home"));
+    }
 
     @Override
-    public void launcherSessionOpened(LauncherSession session) {
-        if (Server.current() != Server.GLASSFISH) {
-            return;
-        }
-        Path home = Path.of(ServerSetup.required("txinbox.it.glassfish.home"));
-        Path work = Path.of(ServerSetup.required("txinbox.it.workDir"));
+    public Path log() {
+        return home().resolve("domains/" + DOMAIN + "/logs/server.log");
+    }
+
+    @Override
+    public void setUp() throws IOException {
+        Path home = home();
+        Path work = Server.workDirectory();
         Path domain = home.resolve("domains/" + DOMAIN);
         try {
             Directories.delete(domain);
@@ -66,7 +78,7 @@ public final class GlassFishSession implements LauncherSessionListener {
             Files.deleteIfExists(log);
             asadmin(home, log, "create-domain", "--portbase", Integer.toString(PORT_BASE), "--nopassword=true",
                     DOMAIN);
-            Files.copy(ServerSetup.postgresqlDriver(), domain.resolve("lib/postgresql.jar"),
+            Files.copy(Server.postgresqlDriver(), domain.resolve("lib/postgresql.jar"),
                     StandardCopyOption.REPLACE_EXISTING);
             onLoopback(domain.resolve("config/domain.xml"));
             // The embedded OpenMQ broker reads its instance's settings when it first starts: its services, and its
@@ -98,23 +110,17 @@ public final class GlassFishSession implements LauncherSessionListener {
             running = home;
         } catch (IOException | RuntimeException e) {
             stopAfterFailedSetUp(home, work, e);
-            throw e instanceof IOException io ? new UncheckedIOException("Could not set up GlassFish in " + home, io)
-                    : (RuntimeException) e;
+            throw e;
         }
         LOG.info(() -> "GlassFish domain " + domain + " set up and started");
     }
 
     @Override
-    public void launcherSessionClosed(LauncherSession session) {
+    public void tearDown() {
         Path home = running;
         running = null;
         if (home != null) {
-            try {
-                asadmin(home, Path.of(ServerSetup.required("txinbox.it.workDir"), "glassfish-setup.log"),
-                        "stop-domain", DOMAIN);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Could not stop the GlassFish domain " + DOMAIN, e);
-            }
+            asadmin(home, Server.workDirectory().resolve("glassfish-setup.log"), "stop-domain", DOMAIN);
         }
     }
 
@@ -122,16 +128,16 @@ public final class GlassFishSession implements LauncherSessionListener {
      * Stops the domain a failed set-up may have left running, killing it if it does not stop, so that no server
      * outlives the run; a failure to stop is added to the set-up's failure.
      */
-    private static void stopAfterFailedSetUp(Path home, Path work, Exception failure) {
+    private void stopAfterFailedSetUp(Path home, Path work, Exception failure) {
         running = null;
         try {
             asadmin(home, work.resolve("glassfish-setup.log"), "stop-domain", "--kill=true", DOMAIN);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             failure.addSuppressed(e);
         }
     }
 
-    private static List<String> commands() {
+    private List<String> commands() {
         // The tests need no remote JMX; its RMI objects would listen on every interface.
         // A new domain's server has no JMS host of its own until its first start; the broker then listens on the
         // host named here.
@@ -145,7 +151,7 @@ public final class GlassFishSession implements LauncherSessionListener {
                 "-Dtxinbox.it.jms.connectionFactory=jms/txinbox-cf",
                 "-Dtxinbox.it.jms.queuePrefix=jms/",
                 "-Dtxinbox.it.jms.deadLetterQueue=queue:mq.sys.dmq",
-                "-Dtxinbox.it.server=glassfish").stream().map(GlassFishSession::escape).toList()));
+                "-Dtxinbox.it.server=glassfish").stream().map(GlassFish::escape).toList()));
         URI db = URI.create(System.getProperty("inbox.db.url").substring("jdbc:".length()));
         boolean xa = !Server.nonXa();
         commands.add("create-jdbc-connection-pool --datasourceclassname "
@@ -158,7 +164,7 @@ public final class GlassFishSession implements LauncherSessionListener {
                         "password=" + escape(System.getProperty("inbox.db.password")),
                         "currentSchema=" + TestDatabase.SCHEMA, "ApplicationName=txinbox-it-container"))
                 + " inbox-it-pool");
-        commands.add("create-jdbc-resource --connectionpoolid inbox-it-pool " + Server.GLASSFISH.dataSource());
+        commands.add("create-jdbc-resource --connectionpoolid inbox-it-pool " + DATA_SOURCE);
         commands.add("create-jms-resource --restype jakarta.jms.ConnectionFactory jms/txinbox-cf");
         for (String queue : List.of("orders", "service", "crash", "ack")) {
             commands.add("create-jms-resource --restype jakarta.jms.Queue --property Name=" + queue + " jms/" + queue);
@@ -194,10 +200,10 @@ public final class GlassFishSession implements LauncherSessionListener {
         return value == null ? "" : value.replace(":", "\\\\:");
     }
 
-    private static void asadmin(Path home, Path log, String... arguments) throws IOException {
+    private static void asadmin(Path home, Path log, String... arguments) {
         List<String> command = new ArrayList<>();
         command.add(home.resolve("bin/asadmin").toString());
         command.addAll(List.of(arguments));
-        ServerSetup.run(home, log, Duration.ofMinutes(3), command);
+        TestProcess.run("asadmin", command, home, log, Duration.ofMinutes(3));
     }
 }

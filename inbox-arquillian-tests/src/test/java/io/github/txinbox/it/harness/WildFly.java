@@ -2,22 +2,22 @@ package io.github.txinbox.it.harness;
 
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
-import org.junit.platform.launcher.LauncherSession;
-import org.junit.platform.launcher.LauncherSessionListener;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
- * Sets up the WildFly of the WildFly leg once per test run, after {@link PostgresSession} and before Arquillian starts
- * the server: what an application using txinbox must configure on WildFly, done with WildFly's own CLI on an embedded
- * (offline) server, in a copy of {@code standalone-full.xml} named {@value #CONFIG}.
+ * WildFly (standalone-full): a server-level datasource and queues, its own Artemis broker and Hibernate. Its set-up is
+ * what an application using txinbox must configure on WildFly, done with WildFly's own CLI on an embedded (offline)
+ * server, in a copy of {@code standalone-full.xml} named {@value #CONFIG}.
  *
  * <ul>
  *   <li>the PostgreSQL driver as a module, and the datasource {@code java:jboss/datasources/InboxIT}: an XA one
@@ -31,39 +31,91 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * deployments look up. It also clears what the last run left in the server's data directory (the broker's journal, the transaction
  * log) and its deployments.
  */
-public final class WildFlySession implements LauncherSessionListener {
+public final class WildFly extends Server {
+
+    /** The server's name in {@code -Dit.server}. */
+    static final String NAME = "wildfly";
+
+    private static final String DATA_SOURCE = "java:jboss/datasources/InboxIT";
 
     /** The server configuration the tests run, in {@code standalone/configuration}. */
-    public static final String CONFIG = "standalone-txinbox.xml";
+    static final String CONFIG = "standalone-txinbox.xml";
 
-    private static final Logger LOG = Logger.getLogger(WildFlySession.class.getName());
+    private static final Logger LOG = Logger.getLogger(WildFly.class.getName());
+
+    WildFly() {
+        super(NAME, DATA_SOURCE);
+    }
+
+    private static Path home() {
+        return Path.of(Server.required("txinbox.it.wildfly.home"));
+    }
 
     @Override
-    public void launcherSessionOpened(LauncherSession session) {
-        if (Server.current() != Server.WILDFLY) {
-            return;
-        }
-        Path home = Path.of(ServerSetup.required("txinbox.it.wildfly.home"));
-        Path work = Path.of(ServerSetup.required("txinbox.it.workDir"));
-        try {
-            Directories.delete(home.resolve("standalone/data"));
-            Directories.delete(home.resolve("standalone/tmp"));
-            Directories.delete(home.resolve("standalone/deployments"));
-            Files.createDirectories(home.resolve("standalone/deployments"));
-            installDriver(home);
-            Path configuration = home.resolve("standalone/configuration");
-            Files.copy(configuration.resolve("standalone-full.xml"), configuration.resolve(CONFIG),
-                    StandardCopyOption.REPLACE_EXISTING);
-            Path script = work.resolve("wildfly-setup.cli");
-            Files.writeString(script, script());
-            Path log = work.resolve("wildfly-setup.log");
-            Files.deleteIfExists(log);
-            ServerSetup.run(home, log, Duration.ofMinutes(3),
-                    List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not set up WildFly in " + home, e);
-        }
+    public Path log() {
+        return home().resolve("standalone/log/server.log");
+    }
+
+    @Override
+    public void setUp() throws IOException {
+        Path home = home();
+        Path work = Server.workDirectory();
+        Directories.delete(home.resolve("standalone/data"));
+        Directories.delete(home.resolve("standalone/tmp"));
+        Directories.delete(home.resolve("standalone/deployments"));
+        Files.createDirectories(home.resolve("standalone/deployments"));
+        installDriver(home);
+        Path configuration = home.resolve("standalone/configuration");
+        Files.copy(configuration.resolve("standalone-full.xml"), configuration.resolve(CONFIG),
+                StandardCopyOption.REPLACE_EXISTING);
+        Path script = work.resolve("wildfly-setup.cli");
+        Files.writeString(script, script());
+        Path log = work.resolve("wildfly-setup.log");
+        Files.deleteIfExists(log);
+        TestProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script), home,
+                log, Duration.ofMinutes(3));
         LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + dataSourceKind() + ")");
+    }
+
+    /**
+     * Starts WildFly in {@code target/killed/NAME/wildfly}, a copy of the set-up's configuration made on the first
+     * start with the datasource on the database given, the WAR in its {@code deployments}; ready once the WAR's
+     * {@code .deployed} marker appears.
+     */
+    @Override
+    public StandaloneServer startStandalone(String name, WebArchive war, Duration timeout, String databaseUrl,
+            List<String> properties) throws IOException {
+        Path home = home();
+        Path directory = StandaloneServer.directory(name);
+        Path base = directory.resolve("wildfly");
+        if (!Files.exists(directory)) {
+            Directories.copy(home.resolve("standalone/configuration"), base.resolve("configuration"));
+            Path configuration = base.resolve("configuration/" + CONFIG);
+            String sessionUrl = System.getProperty("inbox.db.url");
+            String content = Files.readString(configuration);
+            if (!content.contains(sessionUrl)) {
+                throw new IllegalStateException("No " + sessionUrl + " in " + configuration);
+            }
+            Files.writeString(configuration, content.replace(sessionUrl, databaseUrl));
+            Files.createDirectories(base.resolve("deployments"));
+            war.as(ZipExporter.class).exportTo(base.resolve("deployments/" + war.getName()).toFile());
+        }
+        Path deployed = base.resolve("deployments/" + war.getName() + ".deployed");
+        Path failed = base.resolve("deployments/" + war.getName() + ".failed");
+        Files.deleteIfExists(deployed);
+        Files.deleteIfExists(failed);
+        List<String> command = new ArrayList<>(List.of(home.resolve("bin/standalone.sh").toString(),
+                "-c", CONFIG,
+                "-Djboss.server.base.dir=" + base,
+                "-Djboss.bind.address=127.0.0.1", "-Djboss.bind.address.management=127.0.0.1",
+                "-Djboss.bind.address.private=127.0.0.1", "-Djboss.bind.address.unsecure=127.0.0.1",
+                "-Djboss.socket.binding.port-offset=" + (StandaloneServer.HTTP_PORT - 8080)));
+        command.addAll(properties);
+        TestProcess process = TestProcess.start("WildFly " + name, command, directory,
+                Map.of("JBOSS_HOME", home.toString()),
+                directory.resolve("console-" + System.currentTimeMillis() + ".log"));
+        process.awaitReady(output -> Files.exists(deployed), output -> Files.exists(failed), timeout);
+        return new StandaloneServer(process, war.getName().replace(".war", ""));
     }
 
     private static String dataSourceKind() {
@@ -74,7 +126,7 @@ public final class WildFlySession implements LauncherSessionListener {
     private static void installDriver(Path home) throws IOException {
         Path module = home.resolve("modules/org/postgresql/main");
         Files.createDirectories(module);
-        Files.copy(ServerSetup.postgresqlDriver(), module.resolve("postgresql.jar"),
+        Files.copy(Server.postgresqlDriver(), module.resolve("postgresql.jar"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(module.resolve("module.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -90,7 +142,7 @@ public final class WildFlySession implements LauncherSessionListener {
                 """);
     }
 
-    private static String script() {
+    private String script() {
         String url = System.getProperty("inbox.db.url");
         String user = System.getProperty("inbox.db.user");
         String password = System.getProperty("inbox.db.password");
@@ -101,7 +153,7 @@ public final class WildFlySession implements LauncherSessionListener {
                 .append(datasources).append("/jdbc-driver=postgresql:add(driver-name=postgresql, ")
                 .append("driver-module-name=org.postgresql, ")
                 .append("driver-xa-datasource-class-name=org.postgresql.xa.PGXADataSource)\n");
-        String pool = "jndi-name=" + Server.WILDFLY.dataSource() + ", driver-name=postgresql, user-name=" + quote(user)
+        String pool = "jndi-name=" + dataSource() + ", driver-name=postgresql, user-name=" + quote(user)
                 + ", password=" + quote(password) + ", min-pool-size=1, max-pool-size=16";
         if (Server.nonXa()) {
             String dataSource = datasources + "/data-source=InboxIT";

@@ -1,22 +1,22 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.InboxSettings;
-
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
-import org.junit.platform.launcher.LauncherSession;
-import org.junit.platform.launcher.LauncherSessionListener;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
- * Sets up the Open Liberty server of the Liberty leg once per test run, after {@link PostgresSession} and before
- * Arquillian starts it: a new server directory {@value #SERVER} with a {@code server.xml} holding what an application
- * using txinbox must configure on Open Liberty, and a {@code jvm.options}.
+ * Open Liberty: a server-level datasource, messaging engine queues and activation specifications in its server.xml;
+ * its own EclipseLink. Its set-up writes a new server directory {@value #SERVER} with a {@code server.xml} holding what
+ * an application using txinbox must configure on Open Liberty, and a {@code jvm.options}.
  *
  * <ul>
  *   <li>the PostgreSQL driver as a library, and the datasource {@code jdbc/inbox-it}: an XA one or, with
@@ -30,29 +30,89 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *       the adapter's support feature).</li>
  * </ul>
  */
-public final class LibertySession implements LauncherSessionListener {
+public final class OpenLiberty extends Server {
+
+    /** The server's name in {@code -Dit.server}. */
+    static final String NAME = "liberty";
 
     /** The name of the server the tests run. */
-    public static final String SERVER = "txinbox";
+    static final String SERVER = "txinbox";
+
+    private static final String DATA_SOURCE = "jdbc/inbox-it";
 
     /** Liberty's HTTP port in the tests, also in arquillian.xml. */
     static final int HTTP_PORT = 9280;
 
-    private static final Logger LOG = Logger.getLogger(LibertySession.class.getName());
+    private static final Logger LOG = Logger.getLogger(OpenLiberty.class.getName());
 
     /** What Arquillian's adapter needs in the server: the local JMX connector, and its support feature. */
     private static final String ARQUILLIAN_FEATURES = "        <feature>localConnector-1.0</feature>\n"
             + "        <feature>usr:arquillian-support-jakarta-2.1</feature>\n";
 
+    /** Open Liberty runs without the {@code mpConfig} feature: the inbox reads its settings from system properties. */
+    OpenLiberty() {
+        super(NAME, DATA_SOURCE);
+    }
+
     @Override
-    public void launcherSessionOpened(LauncherSession session) {
-        if (Server.current() != Server.LIBERTY) {
-            return;
-        }
-        Path home = Path.of(ServerSetup.required("txinbox.it.liberty.home"));
-        Path server = home.resolve("usr/servers/" + SERVER);
+    public boolean hasMicroProfileConfig() {
+        return false;
+    }
+
+    /**
+     * Its embedded messaging engine does not wait when failed messages go to an exception destination: the queue
+     * attribute {@code redeliveryInterval} applies only without one, after the delivery limit, and the activation
+     * specification has no delay.
+     */
+    @Override
+    public boolean brokerDelaysRedelivery() {
+        return false;
+    }
+
+    private static Path home() {
+        return Path.of(Server.required("txinbox.it.liberty.home"));
+    }
+
+    @Override
+    public Path log() {
+        return home().resolve("usr/servers/" + SERVER + "/logs/messages.log");
+    }
+
+    @Override
+    public void setUp() throws IOException {
+        Path server = home().resolve("usr/servers/" + SERVER);
         writeServer(server, HTTP_PORT, true);
         LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + dataSourceKind() + ")");
+    }
+
+    /**
+     * Starts Open Liberty as the server {@value #SERVER}{@code -NAME}, written on the first start with the WAR in its
+     * {@code dropins}; ready once the application has started and the server says it is ready (the application's
+     * message comes before its HTTP endpoint may listen). The session's database only, no further JVM options.
+     */
+    @Override
+    public StandaloneServer startStandalone(String name, WebArchive war, Duration timeout, String databaseUrl,
+            List<String> properties) throws IOException {
+        if (!databaseUrl.equals(System.getProperty("inbox.db.url")) || !properties.isEmpty()) {
+            throw new UnsupportedOperationException("Another database and JVM options: WildFly only, not " + this);
+        }
+        Path directory = StandaloneServer.directory(name);
+        String serverName = SERVER + "-" + name;
+        Path serverDirectory = home().resolve("usr/servers/" + serverName);
+        if (!Files.exists(directory)) {
+            Files.createDirectories(directory);
+            writeServer(serverDirectory, StandaloneServer.HTTP_PORT, false);
+            Files.createDirectories(serverDirectory.resolve("dropins"));
+            war.as(ZipExporter.class).exportTo(serverDirectory.resolve("dropins/" + war.getName()).toFile());
+        }
+        String context = war.getName().replace(".war", "");
+        TestProcess process = TestProcess.start("Open Liberty " + serverName,
+                List.of(home().resolve("bin/server").toString(), "run", serverName), directory, Map.of(),
+                directory.resolve("console-" + System.currentTimeMillis() + ".log"));
+        process.awaitReady(output -> output.contains("CWWKZ0001I: Application " + context + " started")
+                && output.contains("CWWKF0011I"), output -> output.contains("CWWKZ0002E")
+                || output.contains("CWWKZ0012I"), timeout);
+        return new StandaloneServer(process, context);
     }
 
     /**
@@ -64,29 +124,25 @@ public final class LibertySession implements LauncherSessionListener {
      *                   object, the JDK's local management agent, listens on a random port of every interface and
      *                   refuses connections from other hosts) and its support feature
      */
-    static void writeServer(Path server, int httpPort, boolean arquillian) {
-        try {
-            Directories.delete(server);
-            Files.createDirectories(server);
-            Files.copy(ServerSetup.postgresqlDriver(), server.resolve("postgresql.jar"),
-                    StandardCopyOption.REPLACE_EXISTING);
-            Files.writeString(server.resolve("server.xml"), serverXml(httpPort, arquillian));
-            Files.write(server.resolve("jvm.options"), List.of(
-                    "-Xmx768m",
-                    "-Djava.io.tmpdir=" + ServerSetup.required("txinbox.it.workDir") + "/tmp",
-                    "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
-                    "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
-                    "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
-                    "-Dtxinbox.it.jms.connectionFactory=jms/txinbox-cf",
-                    "-Dtxinbox.it.jms.queuePrefix=jms/",
-                    "-Dtxinbox.it.jms.deadLetterQueue=jms/DLQ",
-                    "-Dtxinbox.it.server=liberty",
-                    // The server has no MicroProfile Config for HeldMarkerIT to set its bound in: the whole leg runs
-                    // with it, which no other test comes near (their transactions hold a marker for milliseconds).
-                    "-D" + InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not set up Open Liberty in " + server, e);
-        }
+    private static void writeServer(Path server, int httpPort, boolean arquillian) throws IOException {
+        Directories.delete(server);
+        Files.createDirectories(server);
+        Files.copy(Server.postgresqlDriver(), server.resolve("postgresql.jar"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(server.resolve("server.xml"), serverXml(httpPort, arquillian));
+        Files.write(server.resolve("jvm.options"), List.of(
+                "-Xmx768m",
+                "-Djava.io.tmpdir=" + Server.workDirectory() + "/tmp",
+                "-Dinbox.db.url=" + System.getProperty("inbox.db.url"),
+                "-Dinbox.db.user=" + System.getProperty("inbox.db.user"),
+                "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
+                "-Dtxinbox.it.jms.connectionFactory=jms/txinbox-cf",
+                "-Dtxinbox.it.jms.queuePrefix=jms/",
+                "-Dtxinbox.it.jms.deadLetterQueue=jms/DLQ",
+                "-Dtxinbox.it.server=liberty",
+                // The server has no MicroProfile Config for HeldMarkerIT to set its bound in: the whole leg runs
+                // with it, which no other test comes near (their transactions hold a marker for milliseconds).
+                "-D" + InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT));
     }
 
     private static String dataSourceKind() {
@@ -149,7 +205,7 @@ public final class LibertySession implements LauncherSessionListener {
                     </dataSource>
                 </server>
                 """.formatted(arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE,
-                resources, ArtemisSession.DEAD_LETTER_QUEUE, Server.LIBERTY.dataSource(),
+                resources, ArtemisSession.DEAD_LETTER_QUEUE, DATA_SOURCE,
                 xa ? "javax.sql.XADataSource" : "javax.sql.ConnectionPoolDataSource",
                 xml(System.getProperty("inbox.db.url")), xml(System.getProperty("inbox.db.user")),
                 xml(System.getProperty("inbox.db.password")), TestDatabase.SCHEMA);
