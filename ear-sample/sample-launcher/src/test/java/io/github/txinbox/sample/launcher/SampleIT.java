@@ -72,14 +72,16 @@ class SampleIT {
 
     /**
      * The inbox's readiness check in the EAR, with the library in lib/: it looks at the database although Payara calls
-     * it outside the EAR's modules. Ready while the table is there, not ready while it is renamed away, ready again
-     * once it is back.
+     * it outside the EAR's modules, with the settings of a jar in lib/. Ready while the table is there, not ready while
+     * it is renamed away, ready again once it is back.
      */
     private static void assertReadinessLooksAtTheTable(String url, String user, String password) throws Exception {
         HttpResponse<String> ready = ready();
         assertEquals(200, ready.statusCode(), ready.body());
         assertTrue(ready.body().matches("(?s).*\"name\"\\s*:\\s*\"txinbox\".*"), ready.body());
         assertTrue(ready.body().matches("(?s).*\"checked\"\\s*:\\s*\"?true\"?.*"), ready.body());
+        // The setting of sample-model's microprofile-config.properties, a jar in the EAR's lib/.
+        assertTrue(ready.body().matches("(?s).*\"preparedTransactionAge\"\\s*:\\s*\"PT1M\".*"), ready.body());
         execute(url, user, password, "ALTER TABLE inbox RENAME TO inbox_renamed_away");
         try {
             HttpResponse<String> down = ready();
