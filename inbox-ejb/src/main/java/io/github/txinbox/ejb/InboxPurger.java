@@ -22,15 +22,13 @@ import java.util.logging.Logger;
  * Deletes expired inbox markers without blocking the inbox.
  *
  * <p>{@link #purgeExpired} reads the cutoff once from the database clock, then deletes expired markers batch by batch,
- * <b>each batch in a transaction of its own</b>, oldest first, until a batch deletes fewer than the batch size. A
+ * <b>each batch in a transaction of its own</b>, oldest first, until a batch deletes another number than the batch size. A
  * batch skips markers that other transactions hold locked ({@code FOR UPDATE SKIP LOCKED}), so several nodes may purge
  * at once: together they delete each expired marker exactly once, and none waits for another. Claims of new messages
  * never wait for a purge.
  *
- * <p>A batch size of 10 000 suits a purge that runs beside live traffic: the benchmark (docs/benchmarks.md, item 4)
- * found it fast enough (0.42 to 0.47 of one unbounded {@code DELETE}) and the claims' p99 at 0.77 to 1.19 of what it
- * was without a purge, where batches of 1 000, a thousand transactions a second, multiplied the claims' p99 by 4 to 9
- * on a machine of two cores.
+ * <p>A batch size of 10 000 suits a purge that runs beside live traffic: it leaves the claims' tail latency where it
+ * was, where batches of 1 000, with many more transactions, multiply it (docs/benchmarks.md, item 4, has the figures).
  *
  * <p>The retention is the deduplication window: a message delivered again after its marker was purged is processed
  * again. Choose it longer than the broker's longest redelivery horizon.
