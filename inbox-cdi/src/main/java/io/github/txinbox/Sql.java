@@ -42,8 +42,8 @@ final class Sql {
      */
     static final String CLAIM = """
             WITH claimed AS (
-                INSERT INTO %1$s (scope, message_id)
-                SELECT ?1, ?2
+                INSERT INTO %1$s (scope, message_id, processed_at)
+                SELECT ?1, ?2, now()
                 FROM (SELECT set_config('lock_timeout', ?3, true)
                       FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
                      ) AS bounded

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * An application that produces an {@link InboxTable} gets its markers in that (schema-qualified) table; the table
- * here is hash-partitioned by the key (PostgresSession creates it), which the start-up check, the claim and the purge
- * all accept.
+ * here is hash-partitioned by the key and has no default for {@code processed_at} (PostgresSession creates it), which
+ * the start-up check, the claim and the purge all accept.
  */
 @Tag("portable")
 @ExtendWith(ArquillianExtension.class)
@@ -86,7 +86,8 @@ class CustomTableIT {
             assertTrue(live < 1_000, "no expired marker shares its ctid with a live one in another partition");
             TestDatabase.update("INSERT INTO " + TABLE + " (scope, message_id, processed_at) VALUES (?, ?, ?)",
                     scope, "expired-" + live, expired);
-            TestDatabase.update("INSERT INTO " + TABLE + " (scope, message_id) VALUES (?, ?)", scope, "live-" + live);
+            TestDatabase.update("INSERT INTO " + TABLE + " (scope, message_id, processed_at) VALUES (?, ?, now())",
+                    scope, "live-" + live);
             live++;
         }
         Transactions.commit(transaction,
