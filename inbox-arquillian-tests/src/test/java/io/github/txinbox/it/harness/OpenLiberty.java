@@ -49,11 +49,11 @@ public final class OpenLiberty extends Server {
     private static final String ARQUILLIAN_FEATURES = "        <feature>localConnector-1.0</feature>\n"
             + "        <feature>usr:arquillian-support-jakarta-2.1</feature>\n";
 
-    /** Open Liberty runs without the {@code mpConfig} feature: the inbox reads its settings from system properties. */
     OpenLiberty() {
         super(NAME, DATA_SOURCE);
     }
 
+    /** Open Liberty runs without the {@code mpConfig} feature: the inbox reads its settings from system properties. */
     @Override
     public boolean hasMicroProfileConfig() {
         return false;
@@ -82,7 +82,7 @@ public final class OpenLiberty extends Server {
     public void setUp() throws IOException {
         Path server = home().resolve("usr/servers/" + SERVER);
         writeServer(server, HTTP_PORT, true);
-        LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + dataSourceKind() + ")");
+        LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + Server.dataSourceKind() + ")");
     }
 
     /**
@@ -143,10 +143,6 @@ public final class OpenLiberty extends Server {
                 // The server has no MicroProfile Config for HeldMarkerIT to set its bound in: the whole leg runs
                 // with it, which no other test comes near (their transactions hold a marker for milliseconds).
                 "-D" + InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT));
-    }
-
-    private static String dataSourceKind() {
-        return Server.nonXa() ? "local" : "xa";
     }
 
     private static String serverXml(int httpPort, boolean arquillian) {

@@ -78,7 +78,7 @@ public final class PayaraMicro extends Server {
                 "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
                 "-Dtxinbox.it.artemis.port=" + brokerPort,
                 "-Dtxinbox.it.server=" + NAME,
-                "-Dtxinbox.it.datasource=" + (Server.nonXa() ? "local" : "xa")));
+                "-Dtxinbox.it.datasource=" + Server.dataSourceKind()));
         String leg = System.getProperty("txinbox.it.payaraJvmOptions", "").trim();
         if (!leg.isEmpty()) {
             options.addAll(List.of(leg.split("\\s+")));

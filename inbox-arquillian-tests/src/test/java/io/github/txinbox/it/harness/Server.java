@@ -58,6 +58,15 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
     }
 
     /**
+     * Returns this run's kind of datasource, as {@code txinbox.it.datasource} names it.
+     *
+     * @return {@code local} on a non-XA run ({@link #nonXa()}), {@code xa} otherwise
+     */
+    static String dataSourceKind() {
+        return nonXa() ? "local" : "xa";
+    }
+
+    /**
      * Returns the server's name, as {@code -Dit.server} gives it.
      *
      * @return {@code payara}, {@code wildfly}, {@code liberty} or {@code glassfish}

@@ -6,6 +6,7 @@ import java.net.URL;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * A server started by hand beside the one Arquillian runs ({@link Server#startStandalone}), for what Arquillian
@@ -33,7 +34,7 @@ public final class StandaloneServer implements AutoCloseable {
      * @param timeout how long the start may take
      * @return the running server
      */
-    public static StandaloneServer start(String name, org.jboss.shrinkwrap.api.spec.WebArchive war, Duration timeout)
+    public static StandaloneServer start(String name, WebArchive war, Duration timeout)
             throws IOException {
         return Server.current().startStandalone(name, war, timeout, System.getProperty("inbox.db.url"), List.of());
     }

@@ -74,7 +74,7 @@ public final class WildFly extends Server {
         Files.deleteIfExists(log);
         TestProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script), home,
                 log, Duration.ofMinutes(3));
-        LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + dataSourceKind() + ")");
+        LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + Server.dataSourceKind() + ")");
     }
 
     /**
@@ -116,10 +116,6 @@ public final class WildFly extends Server {
                 directory.resolve("console-" + System.currentTimeMillis() + ".log"));
         process.awaitReady(output -> Files.exists(deployed), output -> Files.exists(failed), timeout);
         return new StandaloneServer(process, war.getName().replace(".war", ""));
-    }
-
-    private static String dataSourceKind() {
-        return Server.nonXa() ? "local" : "xa";
     }
 
     /** Installs the driver from the deployment's libraries as the module {@code org.postgresql}. */
