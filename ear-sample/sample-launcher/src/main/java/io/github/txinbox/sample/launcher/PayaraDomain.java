@@ -10,12 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +34,7 @@ final class PayaraDomain {
     private final Path domains;
     private final Path log;
     private final int portBase;
+    private volatile boolean started;
 
     /**
      * @param installation the unpacked Payara Server ({@code payara6}, holding {@code glassfish/})
@@ -53,10 +49,7 @@ final class PayaraDomain {
         this.portBase = portBase;
     }
 
-    /**
-     * Replaces the domain left by an earlier run, if any, with a new one; create-domain fails when one of its ports is
-     * taken.
-     */
+    /** Replaces the domain an earlier run left, if any, with a new one. */
     void create() {
         if (Files.isDirectory(domains.resolve(NAME))) {
             asadmin(Duration.ofMinutes(1), Map.of(), "delete-domain", "--domaindir", domains.toString(), NAME);
@@ -65,14 +58,9 @@ final class PayaraDomain {
             asadmin(Duration.ofMinutes(3), Map.of(), "create-domain", "--nopassword", "--domaindir",
                     domains.toString(), "--portbase", Integer.toString(portBase), NAME);
         } catch (LauncherException e) {
-            Matcher busy = Pattern.compile("Port ([\\d,]+) is in use").matcher(e.getMessage());
-            if (!busy.find()) {
-                throw e;
-            }
-            throw new LauncherException("port " + busy.group(1).replace(",", "") + " is already in use; the sample's "
-                    + "Payara listens on ports " + portBase + " to " + (portBase + 99) + " of 127.0.0.1. Stop what "
-                    + "listens there (ss -ltnp), or a sample still running, or move the ports with "
-                    + "TXINBOX_SAMPLE_PORT_OFFSET.");
+            throw !e.getMessage().contains(" is in use") ? e : new LauncherException(e.getMessage() + "\nThe "
+                    + "sample's Payara listens on ports " + portBase + " to " + (portBase + 99) + " of 127.0.0.1: stop "
+                    + "what listens there (ss -ltnp), or move the ports with TXINBOX_SAMPLE_PORT_OFFSET.");
         }
         write("broker.properties", domains.resolve(NAME).resolve("imq/instances/imqbroker/props/config.properties"));
     }
@@ -84,6 +72,7 @@ final class PayaraDomain {
      *                    MicroProfile Config
      */
     void start(Map<String, String> environment) {
+        started = true;
         asadmin(Duration.ofMinutes(5), environment, "start-domain", "--domaindir", domains.toString(),
                 "--prebootcommandfile", write("preboot.asadmin", domains.resolve("preboot.asadmin")).toString(),
                 "--postbootcommandfile", write("postboot.asadmin", domains.resolve("postboot.asadmin")).toString(),
@@ -95,37 +84,23 @@ final class PayaraDomain {
                 archive.toString());
     }
 
-    /** Whether the domain's server runs: its pid file names a live process (also after a failed start-domain). */
-    boolean running() {
-        return server().isPresent();
+    /** Whether {@link #start} was called: the server may run, also after a failed start-domain. */
+    boolean started() {
+        return started;
     }
 
-    /** Stops the domain's server and waits until its process has ended; ends it forcibly if stop-domain fails. */
+    /** Stops the domain's server, which stop-domain waits for; kills it when it does not stop. */
     void stop() {
-        server().ifPresent(server -> {
-            try {
-                asadmin(Duration.ofMinutes(2), Map.of(), "stop-domain", "--domaindir", domains.toString(), NAME);
-                server.onExit().get(2, TimeUnit.MINUTES);
-            } catch (LauncherException | ExecutionException | TimeoutException e) {
-                System.err.println(e.getMessage());
-                server.destroyForcibly();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        try {
+            asadmin(Duration.ofMinutes(2), Map.of(), "stop-domain", "--domaindir", domains.toString(), NAME);
+        } catch (LauncherException e) {
+            System.err.println(e.getMessage());
+            asadmin(Duration.ofMinutes(1), Map.of(), "stop-domain", "--kill", "--domaindir", domains.toString(), NAME);
+        }
     }
 
     Path serverLog() {
         return domains.resolve(NAME).resolve("logs/server.log");
-    }
-
-    private Optional<ProcessHandle> server() {
-        try {
-            long pid = Long.parseLong(Files.readString(domains.resolve(NAME).resolve("config/pid")).strip());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
     }
 
     /** Writes one of the launcher's resources to a file, with the domain's own broker port. */
@@ -139,7 +114,7 @@ final class PayaraDomain {
         }
     }
 
-    /** Runs asadmin with the launcher's own Java, printing a dot every 2 s; fails with the tail of its output. */
+    /** Runs asadmin with the launcher's own Java, printing a dot every 2 s; fails with its output. */
     private void asadmin(Duration timeout, Map<String, String> environment, String... arguments) {
         List<String> command = new ArrayList<>(SETSID ? List.of("setsid") : List.of());
         command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-jar",
@@ -148,14 +123,13 @@ final class PayaraDomain {
         String what = "asadmin " + Stream.of(arguments).filter(a -> !a.startsWith("--")).findFirst().orElse("");
         try {
             Files.createDirectories(log.getParent());
-            long start = Files.exists(log) ? Files.size(log) : 0;
+            int from = Files.exists(log) ? (int) Files.size(log) : 0;
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
             Process process = builder.start();
             process.getOutputStream().close();
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!process.waitFor(2, TimeUnit.SECONDS)) {
+            for (long deadline = System.nanoTime() + timeout.toNanos(); !process.waitFor(2, TimeUnit.SECONDS); ) {
                 if (System.nanoTime() > deadline) {
                     process.destroyForcibly();
                     throw new LauncherException(what + " did not finish within " + timeout.toSeconds() + " s (its "
@@ -165,11 +139,9 @@ final class PayaraDomain {
                 System.out.flush();
             }
             if (process.exitValue() != 0) {
-                try (InputStream in = Files.newInputStream(log)) {
-                    in.skipNBytes(start);
-                    throw new LauncherException(what + " failed (exit " + process.exitValue() + "):\n"
-                            + new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\nUsage: ")[0].strip());
-                }
+                byte[] said = Files.readAllBytes(log);
+                throw new LauncherException(what + " failed (exit " + process.exitValue() + "):\n" + new String(said,
+                        from, said.length - from, StandardCharsets.UTF_8).split("\nUsage: ")[0].strip());
             }
         } catch (IOException e) {
             throw new LauncherException("Could not run " + what + ": " + e.getMessage());

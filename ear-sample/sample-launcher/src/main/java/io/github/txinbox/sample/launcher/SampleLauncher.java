@@ -54,15 +54,8 @@ public final class SampleLauncher {
     public static void main(String[] args) {
         SampleLauncher launcher;
         try {
-            String xa = System.getenv().getOrDefault("TXINBOX_SAMPLE_XA", "").strip();
-            if (!xa.matches("|true|false")) {
-                throw new LauncherException("TXINBOX_SAMPLE_XA must be true or false, not \"" + xa + "\"");
-            }
-            String offset = System.getenv().getOrDefault("TXINBOX_SAMPLE_PORT_OFFSET", "").strip();
-            if (!offset.matches("|\\d{1,5}") || !offset.isEmpty() && Integer.parseInt(offset) > 50_000) {
-                throw new LauncherException("TXINBOX_SAMPLE_PORT_OFFSET must be a number from 0 to 50000, not \""
-                        + offset + "\"");
-            }
+            String xa = setting("TXINBOX_SAMPLE_XA", "|true|false", "true or false");
+            String offset = setting("TXINBOX_SAMPLE_PORT_OFFSET", "|[0-4]?\\d{1,4}|50000", "a number from 0 to 50000");
             launcher = new SampleLauncher(Path.of(System.getProperty("sample.target",
                     "ear-sample/sample-launcher/target")), xa.equals("true"),
                     offset.isEmpty() ? 0 : Integer.parseInt(offset));
@@ -226,12 +219,21 @@ public final class SampleLauncher {
         return value < 0 ? "?" : Long.toString(value);
     }
 
+    /** An environment variable, which must be empty or match the pattern. */
+    private static String setting(String name, String pattern, String what) {
+        String value = System.getenv().getOrDefault(name, "").strip();
+        if (!value.matches(pattern)) {
+            throw new LauncherException(name + " must be " + what + ", not \"" + value + "\"");
+        }
+        return value;
+    }
+
     private synchronized void stop() {
         if (stopping) {
             return;
         }
         stopping = true;
-        if (domain.running()) {
+        if (domain.started()) {
             System.out.print("Stopping Payara Server...");
             domain.stop();
             System.out.println(" done");
