@@ -17,7 +17,8 @@ import java.lang.annotation.Target;
  * business method that runs in a container-managed transaction. Every use is checked when the application is deployed,
  * and misuse fails the deployment naming the bean and the method. The method must return {@code void} or
  * {@link InboxResult}. By default the message id is the {@code JMSMessageID} of the method's first
- * {@link jakarta.jms.Message} parameter.
+ * {@link jakarta.jms.Message} parameter. A method taking a Kafka {@code ConsumerRecord} instead names where the
+ * record's id is in {@link #key()}: a header, the record's key, or its topic, partition and offset.
  *
  * <p>Without XA, run the method in a transaction of its own and acknowledge the message after it commits: a
  * message-driven bean with {@code @TransactionAttribute(NOT_SUPPORTED)} calls a CDI bean whose method carries
@@ -62,6 +63,23 @@ public @interface Inbox {
     String JMS_MESSAGE_ID = "JMSMessageID";
 
     /**
+     * The name that, as {@link #key()} of a method taking a Kafka {@code ConsumerRecord}, means the record's key: a
+     * {@code String} as it is, a {@code byte[]} read as UTF-8, another type by its {@code toString()}. It fits where the producer keys each message by a business id
+     * that is set once per message; a key shared by several messages (a customer id, say) would make all but the
+     * first of them duplicates.
+     */
+    String KAFKA_RECORD_KEY = "kafka:key";
+
+    /**
+     * The name that, as {@link #key()} of a method taking a Kafka {@code ConsumerRecord}, means the record's place in
+     * its topic: {@code <topic>/<partition>/<offset>}. It needs nothing of the producer and recognises every
+     * redelivery of the same record (after a rebalance, a crash before the offset commit, a consumer restart), but
+     * not a message the producer sent twice (a retry after a lost acknowledgement without idempotence, an application
+     * that sends again): that copy has another offset. Nor does it survive a topic that is deleted and created again.
+     */
+    String KAFKA_TOPIC_PARTITION_OFFSET = "kafka:topic-partition-offset";
+
+    /**
      * The deduplication scope: the same message id is processed once per scope. Empty (the default) means the bean
      * class's fully qualified name. At most {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8.
      *
@@ -71,11 +89,13 @@ public @interface Inbox {
     String scope() default "";
 
     /**
-     * The name of the JMS message property holding the message id. Empty (the default) means the property named by
-     * the setting {@code txinbox.key}, and without that setting the {@code JMSMessageID}; {@link #JMS_MESSAGE_ID}
-     * means the {@code JMSMessageID} whatever the setting.
+     * Where the message id is. For a method taking a JMS message: the name of the message property holding it; empty
+     * (the default) means the property named by the setting {@code txinbox.key}, and without that setting the
+     * {@code JMSMessageID}; {@link #JMS_MESSAGE_ID} means the {@code JMSMessageID} whatever the setting. For a method
+     * taking a Kafka {@code ConsumerRecord}, which carries no id: the name of the record header holding it (its value
+     * read as UTF-8), {@link #KAFKA_RECORD_KEY} or {@link #KAFKA_TOPIC_PARTITION_OFFSET}; it must be given.
      *
-     * @return the property name, {@link #JMS_MESSAGE_ID}, or empty for the configured default
+     * @return the property or header name, one of the constants above, or empty for the configured default
      */
     @Nonbinding
     String key() default "";

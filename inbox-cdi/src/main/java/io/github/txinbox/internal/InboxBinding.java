@@ -20,15 +20,18 @@ import java.util.List;
  *
  * @param description        the bean class and method, as errors and logs name them
  * @param scope              the deduplication scope
- * @param key                the key as {@code @Inbox} names it: empty for the configured default,
- *                           {@link Inbox#JMS_MESSAGE_ID} for the header, else a JMS property; empty with a resolver
- * @param resolver           the resolver's bean class, or {@code null} when the id comes from a JMS message
- * @param messageParameter   the index of the JMS message parameter, or -1 when a resolver is used
+ * @param key                the key as {@code @Inbox} names it: for a JMS message empty for the configured default,
+ *                           {@link Inbox#JMS_MESSAGE_ID} for the header, else a JMS property; for a Kafka record a
+ *                           header, {@link Inbox#KAFKA_RECORD_KEY} or {@link Inbox#KAFKA_TOPIC_PARTITION_OFFSET};
+ *                           empty with a resolver
+ * @param resolver           the resolver's bean class, or {@code null} when the id comes from the message
+ * @param messageParameter   the index of the JMS message or Kafka record parameter, or -1 when a resolver is used
+ * @param kafkaRecord        whether that parameter is a Kafka {@code ConsumerRecord} (else a JMS message)
  * @param returnsInboxResult whether the method returns {@link InboxResult} (else {@code void})
  * @param rethrowRetry       whether a retry throws {@link io.github.txinbox.InboxRetryException} out of the method
  */
 record InboxBinding(String description, String scope, String key, Class<? extends MessageIdResolver> resolver,
-        int messageParameter, boolean returnsInboxResult, boolean rethrowRetry) {
+        int messageParameter, boolean kafkaRecord, boolean returnsInboxResult, boolean rethrowRetry) {
 
     private static final String EJB_TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
     private static final String EJB_TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
@@ -85,19 +88,25 @@ record InboxBinding(String description, String scope, String key, Class<? extend
                 resolver != null ? "" : inbox.key(),
                 resolver,
                 resolver == null ? messageParameter(site.method()) : -1,
+                resolver == null && kafkaRecord(site.method()),
                 site.method().getReturnType() == InboxResult.class,
                 inbox.rethrowRetry());
     }
 
     /**
-     * Returns the JMS property holding the id, given the configured default.
+     * Returns where the id is, given the configured default: the JMS property, or the Kafka record's header or
+     * {@code Inbox.KAFKA_*} name (which the default does not apply to).
      *
-     * @param defaultKey the key configured for every {@code @Inbox} that names none; empty for {@code JMSMessageID}
-     * @return the property, or empty for the {@code JMSMessageID} (and with a resolver, which reads no key)
+     * @param defaultKey the key configured for every {@code @Inbox} on a JMS message that names none; empty for
+     *                   {@code JMSMessageID}
+     * @return the property or name, or empty for the {@code JMSMessageID} (and with a resolver, which reads no key)
      */
     String keyGiven(String defaultKey) {
         if (resolver != null) {
             return "";
+        }
+        if (kafkaRecord) {
+            return key;
         }
         String effective = key.isEmpty() ? defaultKey : key;
         return Inbox.JMS_MESSAGE_ID.equals(effective) ? "" : effective;
@@ -136,8 +145,20 @@ record InboxBinding(String description, String scope, String key, Class<? extend
                     + ", which is not a concrete class");
         }
         if (!usesResolver && messageParameter(method) < 0) {
-            problems.add(where + " has no jakarta.jms.Message parameter to read the message id from; "
-                    + "add one, or name a MessageIdResolver in @Inbox(resolver = ...)");
+            problems.add(where + " has no jakarta.jms.Message or Kafka ConsumerRecord parameter to read the message "
+                    + "id from; add one, or name a MessageIdResolver in @Inbox(resolver = ...)");
+        }
+        boolean kafkaKey = inbox.key().equals(Inbox.KAFKA_RECORD_KEY)
+                || inbox.key().equals(Inbox.KAFKA_TOPIC_PARTITION_OFFSET);
+        if (!usesResolver && kafkaRecord(method)
+                && (inbox.key().isEmpty() || inbox.key().equals(Inbox.JMS_MESSAGE_ID))) {
+            problems.add(where + " takes a Kafka ConsumerRecord, which carries no message id: name the header that "
+                    + "holds it in @Inbox(key = ...), or Inbox.KAFKA_RECORD_KEY for the record's key, or "
+                    + "Inbox.KAFKA_TOPIC_PARTITION_OFFSET for its place in the topic (docs/kafka.md)");
+        }
+        if (!usesResolver && kafkaKey && messageParameter(method) >= 0 && !kafkaRecord(method)) {
+            problems.add(where + " names the key '" + inbox.key() + "', which only a Kafka ConsumerRecord has, but "
+                    + "takes a JMS message");
         }
         if ("BEAN".equals(enumValue(site.classAnnotations(), EJB_TRANSACTION_MANAGEMENT, where, problems))) {
             problems.add(where + ": the bean uses bean-managed transactions; @Inbox needs a container-managed "
@@ -159,14 +180,20 @@ record InboxBinding(String description, String scope, String key, Class<? extend
         return problems;
     }
 
+    /** The first parameter that is a JMS message or a Kafka record, or -1. */
     private static int messageParameter(Method method) {
         Class<?>[] types = method.getParameterTypes();
         for (int i = 0; i < types.length; i++) {
-            if (JmsMessageIds.isMessage(types[i])) {
+            if (JmsMessageIds.isMessage(types[i]) || KafkaRecordIds.isRecord(types[i])) {
                 return i;
             }
         }
         return -1;
+    }
+
+    private static boolean kafkaRecord(Method method) {
+        int parameter = messageParameter(method);
+        return parameter >= 0 && KafkaRecordIds.isRecord(method.getParameterTypes()[parameter]);
     }
 
     /**

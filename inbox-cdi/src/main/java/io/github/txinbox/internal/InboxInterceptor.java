@@ -241,16 +241,23 @@ public class InboxInterceptor {
                 source = "the message parameter is null";
             } else {
                 String key = binding.keyGiven(settings.defaultKey());
-                id = JmsMessageIds.read(message, key);
-                source = key.isEmpty()
-                        ? "the message has no JMSMessageID"
-                        : "the JMS property '" + key + "' is missing or blank";
+                if (binding.kafkaRecord()) {
+                    id = KafkaRecordIds.read(message, key);
+                    source = KafkaRecordIds.source(key);
+                } else {
+                    id = JmsMessageIds.read(message, key);
+                    source = key.isEmpty()
+                            ? "the message has no JMSMessageID"
+                            : "the JMS property '" + key + "' is missing or blank";
+                }
             }
         }
         if (id == null || id.isBlank()) {
             throw new MissingMessageIdException("@Inbox " + binding.description() + " cannot process a message "
-                    + "without an id: " + source + ". The transaction is rolled back, so the broker redelivers "
-                    + "the message and, after its attempts, moves it to its dead-letter queue");
+                    + "without an id: " + source + ". The transaction is rolled back, " + (binding.kafkaRecord()
+                    ? "and the connector's failure strategy decides what becomes of the record (docs/kafka.md)"
+                    : "so the broker redelivers the message and, after its attempts, moves it to its dead-letter "
+                    + "queue"));
         }
         return id;
     }

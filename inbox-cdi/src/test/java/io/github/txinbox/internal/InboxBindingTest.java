@@ -22,6 +22,7 @@ import jakarta.transaction.Transactional;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 class InboxBindingTest {
@@ -30,6 +31,28 @@ class InboxBindingTest {
     static class Listener implements MessageListener {
         @Override
         public void onMessage(Message message) {
+        }
+    }
+
+    static class KafkaHandlers {
+        @Inbox(scope = "orders", key = "message-id")
+        public void byHeader(String note, ConsumerRecord<String, String> record) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_TOPIC_PARTITION_OFFSET)
+        public void byPlace(ConsumerRecord<String, String> record) {
+        }
+
+        @Inbox
+        public void noKey(ConsumerRecord<String, String> record) {
+        }
+
+        @Inbox(key = Inbox.JMS_MESSAGE_ID)
+        public void jmsMessageId(ConsumerRecord<String, String> record) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_RECORD_KEY)
+        public void kafkaKeyOnJms(Message message) {
         }
     }
 
@@ -194,7 +217,7 @@ class InboxBindingTest {
     void refusesAMethodWithNeitherMessageNorResolver() {
         String problem = problem(Handlers.class, "noMessage");
         assertTrue(problem.startsWith("@Inbox on " + Handlers.class.getName() + ".noMessage has no "
-                + "jakarta.jms.Message parameter"), problem);
+                + "jakarta.jms.Message or Kafka ConsumerRecord parameter"), problem);
     }
 
     @Test
@@ -261,6 +284,32 @@ class InboxBindingTest {
         assertTrue(e.getMessage().contains(BeanManagedListener.class.getName() + ".onMessage"), e.getMessage());
     }
 
+
+    @Test
+    void aKafkaRecordsIdIsWhereTheKeySaysWhateverTheSetting() {
+        InboxBinding binding = binding(KafkaHandlers.class, "byHeader");
+        assertTrue(binding.kafkaRecord());
+        assertEquals(1, binding.messageParameter());
+        assertEquals("message-id", binding.keyGiven("orderId"), "txinbox.key is the default of JMS messages only");
+        assertEquals(Inbox.KAFKA_TOPIC_PARTITION_OFFSET, binding(KafkaHandlers.class, "byPlace").keyGiven(""));
+        assertFalse(binding(Handlers.class, "handle").kafkaRecord());
+    }
+
+    @Test
+    void refusesAKafkaRecordWithoutAKey() {
+        for (String method : List.of("noKey", "jmsMessageId")) {
+            String problem = problem(KafkaHandlers.class, method);
+            assertTrue(problem.startsWith("@Inbox on " + KafkaHandlers.class.getName() + "." + method + " takes a "
+                    + "Kafka ConsumerRecord, which carries no message id: name the header"), problem);
+        }
+    }
+
+    @Test
+    void refusesAKafkaKeyOnAJmsMessage() {
+        String problem = problem(KafkaHandlers.class, "kafkaKeyOnJms");
+        assertTrue(problem.endsWith("names the key 'kafka:key', which only a Kafka ConsumerRecord has, but takes a "
+                + "JMS message"), problem);
+    }
 
     @Test
     void recognisesJmsMessageTypesByName() {
