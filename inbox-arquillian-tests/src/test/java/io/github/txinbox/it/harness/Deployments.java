@@ -4,6 +4,8 @@ import io.github.txinbox.it.app.NonXaDataSourceDefinition;
 import io.github.txinbox.it.app.TestDataSourceDefinition;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
+import io.github.txinbox.it.kafka.KafkaOrders;
+import io.github.txinbox.it.kafka.KafkaOrdersConsumer;
 import io.github.txinbox.it.messaging.OrderIdResolver;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
@@ -16,6 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.Asset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -100,6 +105,70 @@ public final class Deployments {
             }
         }
         return war;
+    }
+
+    /**
+     * Adds the Kafka consumer ({@link io.github.txinbox.it.kafka}) and the decision log, with its channel configured
+     * ({@link #kafkaChannel}).
+     *
+     * @param war         the deployment
+     * @param topic       the topic the channel reads
+     * @param group       the consumer group
+     * @param concurrency how many copies of the channel consume at once (SmallRye's {@code concurrency})
+     * @param deadLetters the dead-letter topic of nacked records
+     * @param more        further settings of the channel, such as the consumer's {@code auto.commit.interval.ms}
+     * @return the same deployment
+     */
+    public static WebArchive withKafkaConsumer(WebArchive war, String topic, String group, int concurrency,
+            String deadLetters, Map<String, String> more) {
+        return withKafkaChannels(war.addPackage(KafkaOrders.class.getPackage()).addClass(DecisionLog.class),
+                kafkaChannel(KafkaOrdersConsumer.CHANNEL, topic, group, concurrency, deadLetters, more));
+    }
+
+    /**
+     * Returns the settings of an incoming channel of SmallRye's Kafka connector on the run's {@link KafkaBroker}: the
+     * topic, the group, string keys and values, the earliest offset for a new group, copies of the channel that
+     * consume at once, and the dead-letter-topic failure strategy.
+     *
+     * @param channel     the channel's name
+     * @param topic       the topic the channel reads
+     * @param group       the consumer group
+     * @param concurrency how many copies of the channel consume at once (SmallRye's {@code concurrency})
+     * @param deadLetters the dead-letter topic of nacked records
+     * @param more        further settings of the channel
+     * @return the lines of {@code microprofile-config.properties}
+     */
+    public static String kafkaChannel(String channel, String topic, String group, int concurrency,
+            String deadLetters, Map<String, String> more) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("connector", "smallrye-kafka");
+        settings.put("topic", topic);
+        settings.put("bootstrap.servers", KafkaBroker.current().bootstrapServers());
+        settings.put("group.id", group);
+        settings.put("auto.offset.reset", "earliest");
+        settings.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        settings.put("value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        settings.put("concurrency", Integer.toString(concurrency));
+        settings.put("failure-strategy", "dead-letter-queue");
+        settings.put("dead-letter-queue.topic", deadLetters);
+        settings.putAll(more);
+        return settings.entrySet().stream()
+                .map(setting -> "mp.messaging.incoming." + channel + "." + setting.getKey() + "=" + setting.getValue())
+                .collect(Collectors.joining("\n", "", "\n"));
+    }
+
+    /**
+     * Writes the deployment's {@code microprofile-config.properties} with Kafka channels, and the connector's own
+     * address: the dead-letter producer of each copy of a channel reads the connector's, not the channel's.
+     *
+     * @param war      the deployment
+     * @param channels the channels' settings ({@link #kafkaChannel})
+     * @return the same deployment
+     */
+    public static WebArchive withKafkaChannels(WebArchive war, String... channels) {
+        String configuration = "mp.messaging.connector.smallrye-kafka.bootstrap.servers="
+                + KafkaBroker.current().bootstrapServers() + "\n" + String.join("", channels);
+        return war.addAsResource(new StringAsset(configuration), "META-INF/microprofile-config.properties");
     }
 
     /**

@@ -158,6 +158,16 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
     }
 
     /**
+     * Tells whether the server runs MicroProfile Reactive Messaging with a Kafka connector, so that the test run starts
+     * a Kafka broker ({@link KafkaBroker}) and the Kafka tests (tag {@code kafka}) can run on it.
+     *
+     * @return true on WildFly
+     */
+    public boolean hasKafkaConnector() {
+        return false;
+    }
+
+    /**
      * Tells whether this server's broker waits before it redelivers a message whose delivery failed.
      *
      * @return false on Open Liberty

@@ -7,14 +7,15 @@ import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
  * The one set-up of a test run (one failsafe JVM), before Arquillian reads {@code arquillian.xml}: PostgreSQL
- * ({@link PostgresSession}), the test broker where the server uses it ({@link ArtemisSession}), then the server of the
- * run ({@link Server#setUp()}). When the run ends, or a step fails, what was started stops in the reverse order.
+ * ({@link PostgresSession}), the test broker where the server uses it ({@link ArtemisSession}), a Kafka broker where the
+ * server has a Kafka connector ({@link KafkaBroker}), then the server of the run ({@link Server#setUp()}). When the run ends, or a step fails, what was started stops in the reverse order.
  */
 public final class TestRun implements LauncherSessionListener {
 
     private PostgresSession postgres;
     private Server server;
     private boolean broker;
+    private KafkaBroker kafka;
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {
@@ -25,6 +26,9 @@ public final class TestRun implements LauncherSessionListener {
             if (current.usesTestBroker()) {
                 ArtemisSession.open();
                 broker = true;
+            }
+            if (current.hasKafkaConnector()) {
+                kafka = KafkaBroker.open();
             }
             current.setUp();
             server = current;
@@ -42,7 +46,8 @@ public final class TestRun implements LauncherSessionListener {
     @Override
     public void launcherSessionClosed(LauncherSession session) {
         RuntimeException failure = null;
-        for (Runnable step : new Runnable[] {this::stopServer, this::stopBroker, this::stopPostgres}) {
+        Runnable[] steps = {this::stopServer, this::stopKafka, this::stopBroker, this::stopPostgres};
+        for (Runnable step : steps) {
             try {
                 step.run();
             } catch (RuntimeException e) {
@@ -70,6 +75,14 @@ public final class TestRun implements LauncherSessionListener {
         if (broker) {
             broker = false;
             ArtemisSession.close();
+        }
+    }
+
+    private void stopKafka() {
+        KafkaBroker started = kafka;
+        kafka = null;
+        if (started != null) {
+            started.close();
         }
     }
 

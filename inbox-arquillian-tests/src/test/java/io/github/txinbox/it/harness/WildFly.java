@@ -24,7 +24,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       ({@code PGXADataSource}) or, with {@code txinbox.it.datasource=local}, a non-XA one;</li>
  *   <li>the queues of the portable suite, and the broker's redelivery: at most
  *       {@value ArtemisSession#MAX_DELIVERY_ATTEMPTS} deliveries, {@value ArtemisSession#REDELIVERY_DELAY_MS} ms
- *       apart, then the queue {@code DLQ}.</li>
+ *       apart, then the queue {@code DLQ};</li>
+ *   <li>MicroProfile Reactive Messaging (its subsystem and that of Reactive Streams Operators), whose Kafka connector
+ *       the Kafka tests use with the run's {@link KafkaBroker}.</li>
  * </ul>
  *
  * <p>The configuration also holds, as system properties, the test database's connection and the JNDI names the
@@ -49,6 +51,11 @@ public final class WildFly extends Server {
 
     private static Path home() {
         return Path.of(Server.required("txinbox.it.wildfly.home"));
+    }
+
+    @Override
+    public boolean hasKafkaConnector() {
+        return true;
     }
 
     @Override
@@ -144,8 +151,14 @@ public final class WildFly extends Server {
         String password = System.getProperty("inbox.db.password");
         String datasources = "/subsystem=datasources";
         StringBuilder cli = new StringBuilder()
-                .append("embed-server --server-config=").append(CONFIG).append(" --std-out=echo\n")
-                .append("batch\n")
+                .append("embed-server --server-config=").append(CONFIG).append(" --std-out=echo\n");
+        // MicroProfile Reactive Messaging and its Kafka connector, which the distribution has as modules but no
+        // configuration of it enables.
+        for (String subsystem : List.of("reactive-streams-operators-smallrye", "reactive-messaging-smallrye")) {
+            cli.append("/extension=org.wildfly.extension.microprofile.").append(subsystem).append(":add\n")
+                    .append("/subsystem=microprofile-").append(subsystem).append(":add\n");
+        }
+        cli.append("batch\n")
                 .append(datasources).append("/jdbc-driver=postgresql:add(driver-name=postgresql, ")
                 .append("driver-module-name=org.postgresql, ")
                 .append("driver-xa-datasource-class-name=org.postgresql.xa.PGXADataSource)\n");

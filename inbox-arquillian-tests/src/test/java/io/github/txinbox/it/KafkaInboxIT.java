@@ -1,0 +1,201 @@
+package io.github.txinbox.it;
+
+import static io.github.txinbox.it.app.TestDatabase.INBOX;
+import static io.github.txinbox.it.app.TestDatabase.handlerCalls;
+import static io.github.txinbox.it.app.TestDatabase.invoices;
+import static io.github.txinbox.it.app.TestDatabase.markers;
+import static io.github.txinbox.it.app.TestDatabase.newOrderId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.KafkaBroker;
+import io.github.txinbox.it.kafka.KafkaOrders;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The result rules for Kafka records consumed through MicroProfile Reactive Messaging, on the run's real Kafka broker:
+ * an {@code @Incoming} method ({@link io.github.txinbox.it.kafka.KafkaOrdersConsumer}) hands each record to a
+ * {@code @Transactional} bean whose method carries {@code @Inbox} with the id in a header ({@link KafkaOrders}), and
+ * the connector commits the record's offset only after that transaction has committed. The channel reads the topic's {@value #PARTITIONS} partitions in
+ * {@value #PARTITIONS} copies at once, and nacked records go to the dead-letter topic {@value #DEAD_LETTER_TOPIC}.
+ */
+@Tag("kafka")
+@ExtendWith(ArquillianExtension.class)
+class KafkaInboxIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static final String SCOPE = KafkaOrders.SCOPE;
+
+    private static final String TOPIC = "kafka-orders";
+
+    private static final String DEAD_LETTER_TOPIC = "kafka-orders-dead";
+
+    private static final String GROUP = "txinbox-it-kafka";
+
+    private static final int PARTITIONS = 4;
+
+    /**
+     * The deployment, whose channel reads {@value #TOPIC}. The topics are created first, with their partitions, so
+     * that the consumers find them when the deployment starts.
+     */
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        KafkaBroker broker = KafkaBroker.current();
+        broker.createTopicIfAbsent(TOPIC, PARTITIONS);
+        broker.createTopicIfAbsent(DEAD_LETTER_TOPIC, 1);
+        return Deployments.withKafkaConsumer(Deployments.war(KafkaInboxIT.class), TOPIC, GROUP, PARTITIONS,
+                DEAD_LETTER_TOPIC, Map.of());
+    }
+
+    /** Every record, processed, duplicate or dead-lettered, is acknowledged: its offset is committed. */
+    @AfterEach
+    void everyRecordCommitted() {
+        Await.until(WAIT, "the group " + GROUP + " to commit every record of " + TOPIC,
+                () -> KafkaBroker.current().committed(GROUP, TOPIC).equals(KafkaBroker.current().ends(TOPIC)));
+        assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
+    }
+
+    /** Sends copies of an order, the copy i to partition i modulo the partitions; a null header is left out. */
+    private static void send(String orderId, String messageId, String behaviour, int copies) {
+        KafkaBroker.current().send(IntStream.range(0, copies)
+                .mapToObj(copy -> KafkaOrders.order(TOPIC, copy % PARTITIONS, orderId, messageId, behaviour))
+                .toList());
+    }
+
+    private static long decisions(String messageId, String outcome) {
+        return TestDatabase.decisions(SCOPE, messageId, outcome);
+    }
+
+    @Test
+    void threeCopiesOfOneRecordAreInvoicedOnceAndAllCommitted() {
+        String orderId = newOrderId();
+        send(orderId, orderId, null, 3);
+        Await.until(WAIT, "3 decisions on " + orderId,
+                () -> decisions(orderId, "PROCESSED") + decisions(orderId, "DUPLICATE") == 3);
+
+        assertEquals(1, decisions(orderId, "PROCESSED"));
+        assertEquals(2, decisions(orderId, "DUPLICATE"));
+        assertEquals(1, invoices(SCOPE, orderId));
+        assertEquals(1, markers(INBOX, SCOPE, orderId));
+        assertEquals(1, handlerCalls(SCOPE, orderId), "the handler ran once");
+    }
+
+    @Test
+    void twentyCopiesOfOneRecordAtOnceAreInvoicedOnce() {
+        String orderId = newOrderId();
+        send(orderId, orderId, null, 20);
+        Await.until(WAIT, "20 decisions on " + orderId,
+                () -> decisions(orderId, "PROCESSED") + decisions(orderId, "DUPLICATE") == 20);
+
+        assertEquals(1, decisions(orderId, "PROCESSED"));
+        assertEquals(19, decisions(orderId, "DUPLICATE"));
+        assertEquals(1, invoices(SCOPE, orderId));
+        assertEquals(1, handlerCalls(SCOPE, orderId), "the handler ran once");
+        assertEquals(0, deadLettered(orderId));
+    }
+
+    @Test
+    void aFailureRollsBackAndTheRecordGoesToTheDeadLetterTopic() {
+        String orderId = newOrderId();
+        send(orderId, orderId, "fail-always", 1);
+        Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLettered(orderId) == 1);
+
+        assertEquals(1, decisions(orderId, "FAILURE"));
+        assertEquals(1, handlerCalls(SCOPE, orderId), "the dead-letter strategy does not redeliver");
+        assertEquals(0, invoices(SCOPE, orderId), "the invoice rolled back");
+        assertEquals(0, markers(INBOX, SCOPE, orderId), "the marker rolled back");
+        afterwardsTheChannelStillConsumes();
+    }
+
+    @Test
+    void aRetryRollsBackAndTheRecordGoesToTheDeadLetterTopic() {
+        String orderId = newOrderId();
+        send(orderId, orderId, "retry", 1);
+        Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLettered(orderId) == 1);
+
+        assertEquals(1, decisions(orderId, "RETRY"));
+        assertEquals(0, invoices(SCOPE, orderId));
+        assertEquals(0, markers(INBOX, SCOPE, orderId));
+        afterwardsTheChannelStillConsumes();
+    }
+
+    @Test
+    void aRecordWithoutItsIdHeaderIsNotProcessedAndGoesToTheDeadLetterTopic() {
+        String orderId = newOrderId();
+        send(orderId, null, null, 1);
+        Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLetteredOrders(orderId) == 1);
+
+        assertEquals(0, handlerCalls(SCOPE, orderId), "the handler did not run");
+        assertEquals(0, invoices(SCOPE, orderId));
+        afterwardsTheChannelStillConsumes();
+    }
+
+    /** A nack leaves the channel consuming: a record sent afterwards to every partition is processed. */
+    private static void afterwardsTheChannelStillConsumes() {
+        String orderId = newOrderId();
+        send(orderId, orderId, null, PARTITIONS);
+        Await.until(WAIT, "the decisions on " + orderId + ", sent after the nack",
+                () -> decisions(orderId, "PROCESSED") + decisions(orderId, "DUPLICATE") == PARTITIONS);
+        assertEquals(1, invoices(SCOPE, orderId));
+    }
+
+    /** The dead-letter topic's records whose message-id header is the given one. */
+    private static long deadLettered(String messageId) {
+        return deadLetters().stream().filter(record -> messageId.equals(header(record, KafkaOrders.MESSAGE_ID)))
+                .count();
+    }
+
+    /** The dead-letter topic's records of an order (their value). */
+    private static long deadLetteredOrders(String orderId) {
+        return deadLetters().stream().filter(record -> orderId.equals(record.value())).count();
+    }
+
+    /** Reads the whole dead-letter topic, without a group. */
+    private static List<ConsumerRecord<String, String>> deadLetters() {
+        Properties settings = new Properties();
+        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.current().bootstrapServers());
+        settings.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        settings.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(settings)) {
+            TopicPartition partition = new TopicPartition(DEAD_LETTER_TOPIC, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            List<ConsumerRecord<String, String>> records = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    private static String header(ConsumerRecord<String, String> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
