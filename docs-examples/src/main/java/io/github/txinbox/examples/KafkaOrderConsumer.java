@@ -36,7 +36,16 @@ public class KafkaOrderConsumer {
 
     @Incoming("orders")
     public CompletionStage<Void> consume(ConsumerRecord<String, String> record) {
-        return CompletableFuture.runAsync(() -> inApplication.execute(() -> handler.handle(record)), executor);
+        CompletableFuture<Void> handled = new CompletableFuture<>();
+        executor.execute(() -> inApplication.execute(() -> {
+            try {
+                handler.handle(record);
+                handled.complete(null); // acknowledged: the offset is committed after the transaction
+            } catch (RuntimeException e) {
+                handled.completeExceptionally(e); // nacked with the handler's own failure
+            }
+        }));
+        return handled;
     }
 }
 // end::consumer[]

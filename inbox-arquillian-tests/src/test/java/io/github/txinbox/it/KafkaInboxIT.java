@@ -6,6 +6,7 @@ import static io.github.txinbox.it.app.TestDatabase.invoices;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
@@ -123,6 +124,10 @@ class KafkaInboxIT {
         send(orderId, orderId, "fail-always", 1);
         Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLettered(orderId) == 1);
 
+        ConsumerRecord<String, String> dead = deadLetters().stream()
+                .filter(record -> orderId.equals(header(record, KafkaOrders.MESSAGE_ID))).findFirst().orElseThrow();
+        assertTrue(header(dead, "dead-letter-reason").contains("simulated failure"),
+                "the dead-letter topic says why: " + header(dead, "dead-letter-reason"));
         assertEquals(1, decisions(orderId, "FAILURE"));
         assertEquals(1, handlerCalls(SCOPE, orderId), "the dead-letter strategy does not redeliver");
         assertEquals(0, invoices(SCOPE, orderId), "the invoice rolled back");

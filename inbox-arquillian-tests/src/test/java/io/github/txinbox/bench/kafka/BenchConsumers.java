@@ -52,7 +52,7 @@ public class BenchConsumers {
      */
     @Incoming(WITH_INBOX)
     public CompletionStage<Void> withInbox(ConsumerRecord<String, String> record) {
-        return CompletableFuture.runAsync(() -> inApplication.execute(() -> withInbox.handle(record)), executor);
+        return handle(() -> withInbox.handle(record));
     }
 
     /**
@@ -63,6 +63,19 @@ public class BenchConsumers {
      */
     @Incoming(WITHOUT_INBOX)
     public CompletionStage<Void> withoutInbox(ConsumerRecord<String, String> record) {
-        return CompletableFuture.runAsync(() -> inApplication.execute(() -> withoutInbox.handle(record)), executor);
+        return handle(() -> withoutInbox.handle(record));
+    }
+
+    private CompletionStage<Void> handle(Runnable handler) {
+        CompletableFuture<Void> handled = new CompletableFuture<>();
+        executor.execute(() -> inApplication.execute(() -> {
+            try {
+                handler.run();
+                handled.complete(null);
+            } catch (RuntimeException e) {
+                handled.completeExceptionally(e);
+            }
+        }));
+        return handled;
     }
 }

@@ -33,6 +33,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -317,6 +318,30 @@ public final class KafkaBroker implements AutoCloseable {
         get(admin.listOffsets(latest).all(), "read the end offsets of " + topic, log())
                 .forEach((partition, offset) -> ends.put(partition.partition(), offset.offset()));
         return ends;
+    }
+
+    /**
+     * Counts the members of a consumer group: each consumer of the group that the group's coordinator knows now.
+     *
+     * @param group the group
+     * @return how many; 0 for a group without members, or one the broker does not know
+     */
+    public int members(String group) {
+        try {
+            return admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
+                    .get(CLIENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).members().size();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return 0;
+            }
+            throw new IllegalStateException("Could not describe the group " + group + ": " + e.getCause() + "; see "
+                    + log(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Could not describe the group " + group + " in " + CLIENT_TIMEOUT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while describing the group " + group, e);
+        }
     }
 
     private int partitions(String topic) {

@@ -52,6 +52,17 @@ public class KafkaOrdersConsumer {
      */
     @Incoming(CHANNEL)
     public CompletionStage<Void> consume(ConsumerRecord<String, String> record) {
-        return CompletableFuture.runAsync(() -> inApplication.execute(() -> orders.handle(record)), executor);
+        CompletableFuture<Void> handled = new CompletableFuture<>();
+        executor.execute(() -> inApplication.execute(() -> {
+            try {
+                orders.handle(record);
+                handled.complete(null);
+            } catch (RuntimeException e) {
+                // Completed here, not thrown: the context's proxy would wrap it (UndeclaredThrowableException), and
+                // the connector's dead-letter header would name that instead of the handler's failure.
+                handled.completeExceptionally(e);
+            }
+        }));
+        return handled;
     }
 }

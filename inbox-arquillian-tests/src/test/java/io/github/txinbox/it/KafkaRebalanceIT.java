@@ -1,0 +1,135 @@
+package io.github.txinbox.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.KafkaBroker;
+import io.github.txinbox.it.kafka.KafkaOrders;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Two consumers in one group, and the rebalances between them: a second application joins the group of the first
+ * while records stream in, then the first leaves. Each order is sent twice, to two partitions, so that the copies are
+ * handled by whichever consumer holds each partition. Every order ends with one invoice and one {@code PROCESSED}
+ * decision, every copy is decided, and every offset is committed.
+ */
+@Tag("kafka")
+@RunAsClient
+@ExtendWith(ArquillianExtension.class)
+class KafkaRebalanceIT {
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static final String TOPIC = "kafka-rebalance";
+    private static final String GROUP = "txinbox-it-kafka-rebalance";
+    private static final int PARTITIONS = 4;
+    /** Copies of the channel in each application: two applications hold two members each. */
+    private static final int CONCURRENCY = 2;
+    private static final int ORDERS_PER_PART = 150;
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "first", managed = false)
+    static WebArchive first() {
+        return consumer("KafkaRebalanceFirst");
+    }
+
+    @Deployment(name = "second", managed = false)
+    static WebArchive second() {
+        return consumer("KafkaRebalanceSecond");
+    }
+
+    private static WebArchive consumer(String name) {
+        KafkaBroker broker = KafkaBroker.current();
+        broker.createTopicIfAbsent(TOPIC, PARTITIONS);
+        broker.createTopicIfAbsent(TOPIC + "-dead", 1);
+        return ShrinkWrap.create(WebArchive.class, name + ".war").merge(Deployments.withKafkaConsumer(
+                Deployments.war(KafkaRebalanceIT.class), TOPIC, GROUP, CONCURRENCY, TOPIC + "-dead", Map.of()));
+    }
+
+    /** Sends a part of the stream: each order twice, to partitions p and p + 2. Returns the orders. */
+    private static List<String> sendPart(String batch, int part) {
+        List<String> orders = new ArrayList<>();
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < ORDERS_PER_PART; i++) {
+            String orderId = "order-" + batch + "-" + part + "-" + i;
+            orders.add(orderId);
+            records.add(KafkaOrders.order(TOPIC, i % PARTITIONS, orderId, orderId, null));
+            records.add(KafkaOrders.order(TOPIC, (i + 2) % PARTITIONS, orderId, orderId, null));
+        }
+        KafkaBroker.current().send(records);
+        return orders;
+    }
+
+    private static long members() {
+        return KafkaBroker.current().members(GROUP);
+    }
+
+    private static long batchCount(String sql, String batch) {
+        return TestDatabase.queryLong(sql, KafkaOrders.SCOPE, "order-" + batch + "-%");
+    }
+
+    @Test
+    void aSecondConsumerJoinsTheGroupAndTheFirstLeavesWhileRecordsStreamIn() {
+        String batch = UUID.randomUUID().toString().substring(0, 8);
+        List<String> orders = new ArrayList<>();
+        deployer.deploy("first");
+        try {
+            Await.until(WAIT, "the first application's consumers in the group", () -> members() == CONCURRENCY);
+            orders.addAll(sendPart(batch, 1));
+            deployer.deploy("second");
+            try {
+                Await.until(WAIT, "both applications' consumers in the group",
+                        () -> members() == 2 * CONCURRENCY);
+                orders.addAll(sendPart(batch, 2));
+            } finally {
+                deployer.undeploy("first");
+            }
+            Await.until(WAIT, "the second application's consumers alone in the group",
+                    () -> members() == CONCURRENCY);
+            orders.addAll(sendPart(batch, 3));
+            String decided = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
+                    + "AND message_id LIKE ? AND outcome IN ('PROCESSED', 'DUPLICATE')";
+            Await.until(WAIT, "a decision on every copy", () -> batchCount(decided, batch) >= 2L * orders.size());
+            Await.until(WAIT, "the group to commit every record",
+                    () -> KafkaBroker.current().committed(GROUP, TOPIC).equals(KafkaBroker.current().ends(TOPIC)));
+        } finally {
+            deployer.undeploy("second");
+        }
+
+        String invoices = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ? AND orderid LIKE ?";
+        String invoiced = "SELECT count(DISTINCT orderid) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ? "
+                + "AND orderid LIKE ?";
+        String processed = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
+                + "AND message_id LIKE ? AND outcome = 'PROCESSED'";
+        String other = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
+                + "AND message_id LIKE ? AND outcome NOT IN ('PROCESSED', 'DUPLICATE')";
+        String all = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
+                + "AND message_id LIKE ?";
+        // For the record of the leg: decisions beyond the copies sent are records the rebalances brought again.
+        System.out.println("[kafka-rebalance] " + orders.size() + " orders, " + 2 * orders.size() + " records, "
+                + batchCount(all, batch) + " decisions");
+        assertEquals(orders.size(), batchCount(invoiced, batch), "every order invoiced");
+        assertEquals(orders.size(), batchCount(invoices, batch), "no order invoiced twice");
+        assertEquals(orders.size(), batchCount(processed, batch), "one PROCESSED decision per order");
+        assertEquals(0, batchCount(other, batch), "no retry, failure or held marker");
+        assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
+    }
+}
