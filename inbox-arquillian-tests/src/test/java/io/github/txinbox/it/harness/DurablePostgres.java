@@ -2,8 +2,9 @@ package io.github.txinbox.it.harness;
 
 import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
+import io.github.txinbox.dev.ChildProcess;
+import io.github.txinbox.dev.LocalPostgres;
 import io.github.txinbox.it.app.TestDatabase;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +19,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,12 +45,12 @@ public final class DurablePostgres implements AutoCloseable {
 
     private static final Pattern QUOTED = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private final EmbeddedPostgres server;
+    private final LocalPostgres server;
 
     /** The data directory, read once while the server runs and kept for when it does not. */
     private Path dataDirectory;
 
-    private DurablePostgres(EmbeddedPostgres server) {
+    private DurablePostgres(LocalPostgres server) {
         this.server = server;
     }
 
@@ -72,18 +74,8 @@ public final class DurablePostgres implements AutoCloseable {
      * @return the running server; close it to stop it
      */
     public static DurablePostgres start(String user, boolean preparedTransactions) {
-        EmbeddedPostgres server;
-        try {
-            server = EmbeddedPostgres.builder()
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("fsync", "on")
-                    .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("max_prepared_transactions", preparedTransactions ? "32" : "0")
-                    .setServerConfig("max_connections", "100")
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not start the durable embedded PostgreSQL", e);
-        }
+        LocalPostgres server = LocalPostgres.start(null, Map.of("fsync", "on", "synchronous_commit", "on",
+                "max_prepared_transactions", preparedTransactions ? "32" : "0", "max_connections", "100"));
         DurablePostgres durable = new DurablePostgres(server);
         try {
             String settings = durable.queryText("SELECT current_setting('fsync') || ' ' "
@@ -119,7 +111,7 @@ public final class DurablePostgres implements AutoCloseable {
      * @return the URL
      */
     public String url() {
-        return "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres";
+        return server.url();
     }
 
     /**
@@ -128,7 +120,7 @@ public final class DurablePostgres implements AutoCloseable {
      * @return the connection, to be closed by the caller
      */
     public Connection connect() throws SQLException {
-        return server.getPostgresDatabase().getConnection();
+        return server.connect();
     }
 
     /**
@@ -254,16 +246,12 @@ public final class DurablePostgres implements AutoCloseable {
         }
         command.add(Path.of(opts.split(" ", 2)[0]).resolveSibling("pg_ctl").toString());
         command.addAll(arguments);
-        TestProcess.run("pg_ctl", command, Server.workDirectory(), Server.workDirectory().resolve("pg_ctl.log"),
-                Duration.ofSeconds(90));
+        ChildProcess.run("pg_ctl", command, Server.workDirectory(), Map.of(),
+                Server.workDirectory().resolve("pg_ctl.log"), Duration.ofSeconds(90));
     }
 
     @Override
     public void close() {
-        try {
-            server.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not stop the durable embedded PostgreSQL", e);
-        }
+        server.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.dev.ChildProcess;
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
 import java.net.URI;
@@ -10,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
@@ -204,6 +206,6 @@ public final class GlassFish extends Server {
         List<String> command = new ArrayList<>();
         command.add(home.resolve("bin/asadmin").toString());
         command.addAll(List.of(arguments));
-        TestProcess.run("asadmin", command, home, log, Duration.ofMinutes(3));
+        ChildProcess.run("asadmin", command, home, Map.of(), log, Duration.ofMinutes(3));
     }
 }

@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.dev.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -32,13 +33,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A real Apache Kafka broker on 127.0.0.1 for the tests: one KRaft node that is broker and controller at once, in a
- * JVM of its own that {@link TestProcess} starts with this JVM's JDK (Kafka 4 brokers need Java 17 or later). Its
+ * JVM of its own that {@link ChildProcess} starts with this JVM's JDK (Kafka 4 brokers need Java 17 or later). Its
  * class path is the file the build writes (module test-kafka-broker, system property
  * {@code txinbox.it.kafka.classpath}): the {@code kafka_2.13} jar, its runtime dependencies and Log4j's SLF4J
  * binding, never this JVM's class path.
@@ -95,13 +95,13 @@ public final class KafkaBroker implements AutoCloseable {
     /** The broker of this test run, from {@link #open()} to its {@link #close()}. */
     private static volatile KafkaBroker run;
 
-    private final TestProcess process;
+    private final ChildProcess process;
     private final Path directory;
     private final String bootstrapServers;
     private final Admin admin;
     private KafkaProducer<String, String> producer;
 
-    private KafkaBroker(TestProcess process, Path directory, String bootstrapServers, Admin admin) {
+    private KafkaBroker(ChildProcess process, Path directory, String bootstrapServers, Admin admin) {
         this.process = process;
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
@@ -168,11 +168,11 @@ public final class KafkaBroker implements AutoCloseable {
             throw new UncheckedIOException("Could not write the Kafka broker's configuration in " + directory, e);
         }
         long started = System.nanoTime();
-        TestProcess.run("Kafka storage format", java(classpath, logConfiguration, "kafka.tools.StorageTool", "format",
+        ChildProcess.run("Kafka storage format", java(classpath, logConfiguration, "kafka.tools.StorageTool", "format",
                 "--cluster-id", CLUSTER_ID, "--config", configuration.toString()), directory,
-                directory.resolve("format.log"), START);
+                Map.of(), directory.resolve("format.log"), START);
         Path log = directory.resolve("broker.log");
-        TestProcess process = TestProcess.start("Kafka broker", java(classpath, logConfiguration, "kafka.Kafka",
+        ChildProcess process = ChildProcess.start("Kafka broker", java(classpath, logConfiguration, "kafka.Kafka",
                 configuration.toString()), directory, Map.of(), log);
         String bootstrapServers = "127.0.0.1:" + port;
         Admin admin = null;
@@ -216,8 +216,8 @@ public final class KafkaBroker implements AutoCloseable {
      *
      * @param name       the topic's name, not yet used in this run (the storage is new on each {@link #open()})
      * @param partitions how many partitions it has, 1 or more
-     * @throws IllegalStateException when the broker refuses it (a topic of that name exists, for one) or it has no
-     *                               leaders in 30 s
+     * @throws IllegalStateException when the broker refuses it (a topic of that name exists, for one)
+     * @throws AssertionError        when it has no leaders in 30 s
      */
     public void createTopic(String name, int partitions) {
         if (partitions < 1) {
@@ -226,21 +226,13 @@ public final class KafkaBroker implements AutoCloseable {
         Path log = log();
         get(admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all(),
                 "create the topic " + name + " with " + partitions + " partitions", log);
-        long deadline = System.nanoTime() + CLIENT_TIMEOUT.toNanos();
-        while (true) {
-            TopicDescription topic = get(admin.describeTopics(List.of(name)).topicNameValues().get(name),
-                    "describe the topic " + name, log);
-            List<TopicPartitionInfo> leaderless = topic.partitions().stream().filter(p -> p.leader() == null)
-                    .toList();
-            if (topic.partitions().size() == partitions && leaderless.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The topic " + name + " has partitions without a leader after "
-                        + CLIENT_TIMEOUT + ": " + topic.partitions() + "; see " + log);
-            }
-            sleep(100);
-        }
+        Await.until(CLIENT_TIMEOUT, "a leader for each of the " + partitions + " partitions of the topic " + name
+                + " (see " + log + ")", () -> {
+                    TopicDescription topic = get(admin.describeTopics(List.of(name)).topicNameValues().get(name),
+                            "describe the topic " + name, log);
+                    return topic.partitions().size() == partitions
+                            && topic.partitions().stream().allMatch(partition -> partition.leader() != null);
+                });
     }
 
     /**
@@ -474,15 +466,6 @@ public final class KafkaBroker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting to " + what, e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted", e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.InboxSettings;
+import io.github.txinbox.dev.ChildProcess;
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -106,7 +107,7 @@ public final class OpenLiberty extends Server {
             war.as(ZipExporter.class).exportTo(serverDirectory.resolve("dropins/" + war.getName()).toFile());
         }
         String context = war.getName().replace(".war", "");
-        TestProcess process = TestProcess.start("Open Liberty " + serverName,
+        ChildProcess process = ChildProcess.start("Open Liberty " + serverName,
                 List.of(home().resolve("bin/server").toString(), "run", serverName), directory, Map.of(),
                 directory.resolve("console-" + System.currentTimeMillis() + ".log"));
         process.awaitReady(output -> output.contains("CWWKZ0001I: Application " + context + " started")

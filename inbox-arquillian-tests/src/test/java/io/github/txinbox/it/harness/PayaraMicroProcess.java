@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.dev.ChildProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +19,9 @@ public final class PayaraMicroProcess implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
     private static final Pattern URL = Pattern.compile("^\\s*http://[^/:\\s]+:(\\d+)/");
 
-    private final TestProcess process;
+    private final ChildProcess process;
 
-    private PayaraMicroProcess(TestProcess process) {
+    private PayaraMicroProcess(ChildProcess process) {
         this.process = process;
     }
 
@@ -93,7 +94,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
         command.addAll(withLegOptions(microOptions));
         Path log = Server.workDirectory().resolve("payara-micro").resolve(war.getFileName() + "-"
                 + System.nanoTime() + ".log");
-        TestProcess process = TestProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
+        ChildProcess process = ChildProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
         process.awaitOutput(output -> READY.matcher(output).find(), output -> false, timeout);
         return new PayaraMicroProcess(process);
     }

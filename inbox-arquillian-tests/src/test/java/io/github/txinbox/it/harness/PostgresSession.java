@@ -2,16 +2,16 @@ package io.github.txinbox.it.harness;
 
 import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
+import io.github.txinbox.dev.LocalPostgres;
 import io.github.txinbox.it.app.TestDatabase;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.logging.Logger;
 
 /**
@@ -26,41 +26,39 @@ final class PostgresSession {
 
     private static final Logger LOG = Logger.getLogger(PostgresSession.class.getName());
 
-    private EmbeddedPostgres embedded;
+    private LocalPostgres server;
 
     /** Starts or reaches the server, creates the test schemas and publishes the connection. */
     void open() {
         String url = setting("txinbox.test.db.url", "TXINBOX_TEST_DB_URL");
-        String user;
-        String password;
         if (url != null) {
-            user = setting("txinbox.test.db.user", "TXINBOX_TEST_DB_USER");
-            password = setting("txinbox.test.db.password", "TXINBOX_TEST_DB_PASSWORD");
+            server = LocalPostgres.named(url, setting("txinbox.test.db.user", "TXINBOX_TEST_DB_USER"),
+                    setting("txinbox.test.db.password", "TXINBOX_TEST_DB_PASSWORD"));
             LOG.info(() -> "Testing against the PostgreSQL server named by the user: " + url);
         } else {
-            embedded = startEmbedded();
-            user = "postgres";
-            // The embedded server trusts local connections; the datasource still wants a value.
-            password = "postgres";
-            LOG.info(() -> "Started embedded PostgreSQL on 127.0.0.1:" + embedded.getPort());
-            checkMajorVersion(embedded);
+            try {
+                Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            // XA datasources prepare transactions when a second resource (a broker) joins; a leg with a non-XA
+            // datasource (txinbox.it.datasource=local) runs on PostgreSQL's default, 0, as most servers do.
+            server = LocalPostgres.start(null, Map.of("max_prepared_transactions", Server.nonXa() ? "0" : "32",
+                    "max_connections", "100"));
+            LOG.info(() -> "Started embedded PostgreSQL: " + server.url());
+            checkMajorVersion(server);
         }
-        String effectiveUrl = url != null ? url : "jdbc:postgresql://127.0.0.1:" + embedded.getPort() + "/postgres";
-        System.setProperty("inbox.db.url", effectiveUrl);
-        System.setProperty("inbox.db.user", user == null ? "" : user);
-        System.setProperty("inbox.db.password", password == null ? "" : password);
+        System.setProperty("inbox.db.url", server.url());
+        System.setProperty("inbox.db.user", server.user() == null ? "" : server.user());
+        System.setProperty("inbox.db.password", server.password() == null ? "" : server.password());
         createSchema();
     }
 
     /** Stops the embedded server, if one was started. */
     void close() {
-        if (embedded != null) {
-            try {
-                embedded.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("Could not stop the embedded PostgreSQL", e);
-            }
-            embedded = null;
+        if (server != null) {
+            server.close();
+            server = null;
         }
     }
 
@@ -69,37 +67,13 @@ final class PostgresSession {
      * property {@code txinbox.it.postgres.major}, set by each leg of the platform matrix), so that a leg cannot pass
      * on the wrong server.
      */
-    private static void checkMajorVersion(EmbeddedPostgres server) {
+    private static void checkMajorVersion(LocalPostgres server) {
         String expected = System.getProperty("txinbox.it.postgres.major", "");
-        try (Connection connection = server.getPostgresDatabase().getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT current_setting('server_version_num')::int / 10000, "
-                        + "version()")) {
-            result.next();
-            int major = result.getInt(1);
-            String version = result.getString(2);
-            LOG.info(() -> "Embedded server: " + version);
-            if (!expected.isBlank() && major != Integer.parseInt(expected.trim())) {
-                throw new IllegalStateException("The build asked for PostgreSQL " + expected.trim()
-                        + ", the embedded server is " + version);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Could not read the embedded server's version", e);
-        }
-    }
-
-    private static EmbeddedPostgres startEmbedded() {
-        try {
-            Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
-            return EmbeddedPostgres.builder()
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    // XA datasources prepare transactions when a second resource (a broker) joins; a leg with a non-XA
-                    // datasource (txinbox.it.datasource=local) runs on PostgreSQL's default, 0, as most servers do.
-                    .setServerConfig("max_prepared_transactions", Server.nonXa() ? "0" : "32")
-                    .setServerConfig("max_connections", "100")
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not start the embedded PostgreSQL", e);
+        long major = server.query("SELECT current_setting('server_version_num')::int / 10000");
+        LOG.info(() -> "Embedded server: PostgreSQL " + major);
+        if (!expected.isBlank() && major != Integer.parseInt(expected.trim())) {
+            throw new IllegalStateException("The build asked for PostgreSQL " + expected.trim()
+                    + ", the embedded server is PostgreSQL " + major);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.dev.ChildProcess;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -18,10 +19,10 @@ public final class StandaloneServer implements AutoCloseable {
     /** The HTTP port of the servers started here. */
     public static final int HTTP_PORT = 8380;
 
-    private final TestProcess process;
+    private final ChildProcess process;
     private final String context;
 
-    StandaloneServer(TestProcess process, String context) {
+    StandaloneServer(ChildProcess process, String context) {
         this.process = process;
         this.context = context;
     }

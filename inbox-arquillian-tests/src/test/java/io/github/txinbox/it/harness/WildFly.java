@@ -1,5 +1,6 @@
 package io.github.txinbox.it.harness;
 
+import io.github.txinbox.dev.ChildProcess;
 import io.github.txinbox.it.app.TestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,8 +80,8 @@ public final class WildFly extends Server {
         Files.writeString(script, script());
         Path log = work.resolve("wildfly-setup.log");
         Files.deleteIfExists(log);
-        TestProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script), home,
-                log, Duration.ofMinutes(3));
+        ChildProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script), home,
+                Map.of(), log, Duration.ofMinutes(3));
         LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + Server.dataSourceKind() + ")");
     }
 
@@ -118,7 +119,7 @@ public final class WildFly extends Server {
                 "-Djboss.bind.address.private=127.0.0.1", "-Djboss.bind.address.unsecure=127.0.0.1",
                 "-Djboss.socket.binding.port-offset=" + (StandaloneServer.HTTP_PORT - 8080)));
         command.addAll(properties);
-        TestProcess process = TestProcess.start("WildFly " + name, command, directory,
+        ChildProcess process = ChildProcess.start("WildFly " + name, command, directory,
                 Map.of("JBOSS_HOME", home.toString()),
                 directory.resolve("console-" + System.currentTimeMillis() + ".log"));
         process.awaitReady(output -> Files.exists(deployed), output -> Files.exists(failed), timeout);

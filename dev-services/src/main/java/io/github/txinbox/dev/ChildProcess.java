@@ -1,4 +1,4 @@
-package io.github.txinbox.it.harness;
+package io.github.txinbox.dev;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,18 +14,19 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * A process the tests start: a server, a server's command-line tool, or PostgreSQL's {@code pg_ctl}. Its output goes
- * to a log file; it runs with this JVM's JDK ({@code JAVA_HOME} and GlassFish's {@code AS_JAVA}); it is stopped by its
- * own process handle and its descendants', never by name. The one runner of the harness.
+ * A process the tests or the sample start: a server, a server's command-line tool, PostgreSQL's {@code pg_ctl}, a
+ * broker. Its output goes to a log file; it runs with this JVM's JDK ({@code JAVA_HOME} and GlassFish's
+ * {@code AS_JAVA}); it is stopped by its own process handle and its descendants', never by name. The one process
+ * runner of the integration tests' harness and of the sample's launcher.
  */
-public final class TestProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
 
     private final String what;
     private final Process process;
     private final Path log;
     private final long from;
 
-    private TestProcess(String what, Process process, Path log, long from) {
+    private ChildProcess(String what, Process process, Path log, long from) {
         this.what = what;
         this.process = process;
         this.log = log;
@@ -42,7 +43,7 @@ public final class TestProcess implements AutoCloseable {
      * @param log         the log its standard output and error are appended to
      * @return the running process
      */
-    public static TestProcess start(String what, List<String> command, Path directory, Map<String, String> environment,
+    public static ChildProcess start(String what, List<String> command, Path directory, Map<String, String> environment,
             Path log) {
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
@@ -52,7 +53,7 @@ public final class TestProcess implements AutoCloseable {
             builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
             builder.environment().put("AS_JAVA", System.getProperty("java.home"));
             builder.environment().putAll(environment);
-            return new TestProcess(what, builder.start(), log, from);
+            return new ChildProcess(what, builder.start(), log, from);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start " + what + ": " + String.join(" ", command), e);
         }
@@ -61,16 +62,18 @@ public final class TestProcess implements AutoCloseable {
     /**
      * Runs a command to its end, its output appended to a log, and fails when it fails or outlives its time.
      *
-     * @param what      what it is, for messages
-     * @param command   the program and its arguments
-     * @param directory where it runs
-     * @param log       the log its output is appended to
-     * @param timeout   how long it may take
+     * @param what        what it is, for messages
+     * @param command     the program and its arguments
+     * @param directory   where it runs
+     * @param environment variables added to this JVM's environment
+     * @param log         the log its output is appended to
+     * @param timeout     how long it may take
      * @throws IllegalStateException when it exits with another status than 0 (its output in the message) or does not
      *                               finish in time (it is then killed)
      */
-    public static void run(String what, List<String> command, Path directory, Path log, Duration timeout) {
-        TestProcess running = start(what, command, directory, Map.of(), log);
+    public static void run(String what, List<String> command, Path directory, Map<String, String> environment,
+            Path log, Duration timeout) {
+        ChildProcess running = start(what, command, directory, environment, log);
         if (!running.awaitExit(timeout)) {
             running.kill();
             throw new IllegalStateException(what + " did not finish in " + timeout + ": " + String.join(" ", command)
