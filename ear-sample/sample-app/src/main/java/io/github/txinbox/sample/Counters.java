@@ -3,6 +3,7 @@ package io.github.txinbox.sample;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -12,9 +13,9 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the sample counted per batch since the application started (in memory): messages sent, deliveries and the
- * listeners they went to, handler runs, and the shortest time between two attempts at one order. Each demo batch has an id of its own, carried by its
- * messages, so a batch's counts never mix with another's.
+ * What the sample counted per batch since the application started (in memory): messages and orders sent, deliveries
+ * and the listeners they went to, handler runs, and the shortest time between two attempts at one order. Each demo
+ * batch has an id of its own, carried by its messages, so a batch's counts never mix with another's.
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
@@ -22,9 +23,12 @@ public class Counters {
 
     private final ConcurrentMap<String, Batch> batches = new ConcurrentHashMap<>();
 
-    /** Records that a batch sent this many messages. */
-    public void sent(String batch, long count) {
-        batch(batch).sent.addAndGet(count);
+    /** Records what a batch sent: this many messages, for this many orders and poison orders. */
+    public void sent(String batch, long messages, int orders, int poison) {
+        Batch counts = batch(batch);
+        counts.sent.addAndGet(messages);
+        counts.orders.addAndGet(orders);
+        counts.poison.addAndGet(poison);
     }
 
     /** Records a delivery (an onMessage call of the named listener), before the inbox decides on it. */
@@ -32,6 +36,7 @@ public class Counters {
         Batch counts = batch(batch);
         counts.listeners.add(listener);
         counts.deliveries.incrementAndGet();
+        counts.lastDelivery.set(System.nanoTime());
         if (redelivered) {
             counts.redeliveries.incrementAndGet();
         }
@@ -61,16 +66,18 @@ public class Counters {
      * Returns a batch's counts.
      *
      * @param batch the batch id
-     * @return sent, deliveries (every onMessage call), redeliveries (of those, JMSRedelivered), handled (the handler
-     *         ran), failures (the handler asked for a retry), duplicatesSkipped (deliveries the inbox skipped:
-     *         deliveries minus handled), and shortestRetryGapMillis (-1 before any retry); all 0 for a batch never
-     *         seen
+     * @return sent, orders and poison (what {@code demo} sent), deliveries (every onMessage call), redeliveries (of
+     *         those, JMSRedelivered), handled (the handler ran), failures (the handler asked for a retry),
+     *         duplicatesSkipped (deliveries the inbox skipped: deliveries minus handled), and shortestRetryGapMillis
+     *         (-1 before any retry); all 0 for a batch never seen
      */
     public Map<String, Long> snapshot(String batch) {
         Batch counts = batches.getOrDefault(batch, new Batch());
         long gap = counts.shortestRetryGap.get();
         Map<String, Long> snapshot = new LinkedHashMap<>();
         snapshot.put("sent", counts.sent.get());
+        snapshot.put("orders", counts.orders.get());
+        snapshot.put("poison", counts.poison.get());
         snapshot.put("deliveries", counts.deliveries.get());
         snapshot.put("redeliveries", counts.redeliveries.get());
         snapshot.put("handled", counts.handled.get());
@@ -90,6 +97,18 @@ public class Counters {
         return String.join(",", new TreeSet<>(batches.getOrDefault(batch, new Batch()).listeners));
     }
 
+    /**
+     * Tells whether a batch has had no delivery for a while.
+     *
+     * @param batch the batch id
+     * @param quiet how long without a delivery
+     * @return true when its last delivery is at least that long ago, or it has had none
+     */
+    public boolean quietFor(String batch, Duration quiet) {
+        long last = batches.getOrDefault(batch, new Batch()).lastDelivery.get();
+        return last == 0 || System.nanoTime() - last >= quiet.toNanos();
+    }
+
     private Batch batch(String batch) {
         return batches.computeIfAbsent(batch, b -> new Batch());
     }
@@ -97,6 +116,9 @@ public class Counters {
     private static final class Batch {
         final Set<String> listeners = ConcurrentHashMap.newKeySet();
         final AtomicLong sent = new AtomicLong();
+        final AtomicLong orders = new AtomicLong();
+        final AtomicLong poison = new AtomicLong();
+        final AtomicLong lastDelivery = new AtomicLong();
         final AtomicLong deliveries = new AtomicLong();
         final AtomicLong redeliveries = new AtomicLong();
         final AtomicLong handled = new AtomicLong();

@@ -26,7 +26,9 @@ public class Invoicing {
     }
 
     /**
-     * Counts a demo batch's rows: its invoices, invoiced orders, orders invoiced more than once, and inbox markers.
+     * Counts a demo batch's rows: its invoices, invoiced orders, orders invoiced more than once, and inbox markers; and
+     * the expired markers the launcher plants before deployment (scope {@code expired-demo}) that the scheduled purge
+     * has yet to delete.
      *
      * @param batch the batch id, which every order id of the batch carries ({@code order-<batch>-<n>})
      * @return the counts by name
@@ -41,6 +43,9 @@ public class Invoicing {
                 + "WHERE order_id LIKE ?1 GROUP BY order_id HAVING count(*) > 1) AS twice", orders));
         counts.put("markers",
                 count("SELECT count(*) FROM inbox WHERE scope = 'order-placed' AND message_id LIKE ?1", orders));
+        counts.put("expiredDemoMarkers", ((Number) entityManager
+                .createNativeQuery("SELECT count(*) FROM inbox WHERE scope = 'expired-demo'").getSingleResult())
+                .longValue());
         return counts;
     }
 

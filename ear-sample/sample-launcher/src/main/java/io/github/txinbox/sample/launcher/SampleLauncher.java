@@ -1,17 +1,21 @@
 package io.github.txinbox.sample.launcher;
 
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.github.txinbox.dev.LocalPostgres;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -28,20 +32,13 @@ public final class SampleLauncher {
     private static final int POISON = 1;
     /** Expired markers planted before deployment, for the first scheduled purge to delete. */
     private static final int EXPIRED_MARKERS = 50;
-    /** The rows of the outcome table: each label, then the field of the batch's status it shows. */
-    private static final String[] OUTCOME = {"messages sent", "sent", "deliveries (onMessage calls)", "deliveries",
-        "  of them redeliveries", "redeliveries", "handler runs", "handled", "  of them failed (rolled back)",
-        "failures", "duplicates skipped by the inbox", "duplicatesSkipped", "invoices", "invoices", "orders invoiced",
-        "invoicedOrders", "orders invoiced twice", "ordersInvoicedTwice", "inbox markers", "markers",
-        "dead-lettered (mq.sys.dmq)", "deadLettered", "still queued", "queued", "shortest wait before a retry, ms",
-        "shortestRetryGapMillis"};
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Path target;
     private final boolean xa;
     private final PayaraDomain domain;
     private final String api;
-    private Database database;
+    private LocalPostgres database;
     private volatile boolean stopping;
 
     private SampleLauncher(Path target, boolean xa, int portOffset) {
@@ -52,23 +49,17 @@ public final class SampleLauncher {
     }
 
     public static void main(String[] args) {
-        SampleLauncher launcher;
+        SampleLauncher launcher = null;
         try {
             String xa = setting("TXINBOX_SAMPLE_XA", "|true|false", "true or false");
             String offset = setting("TXINBOX_SAMPLE_PORT_OFFSET", "|[0-4]?\\d{1,4}|50000", "a number from 0 to 50000");
             launcher = new SampleLauncher(Path.of(System.getProperty("sample.target",
                     "ear-sample/sample-launcher/target")), xa.equals("true"),
                     offset.isEmpty() ? 0 : Integer.parseInt(offset));
-        } catch (LauncherException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(launcher::stop, "sample-stop"));
-        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(launcher::stop, "sample-stop"));
             launcher.run();
-        } catch (LauncherException e) {
-            if (!launcher.stopping) {
+        } catch (IllegalStateException | UncheckedIOException e) {
+            if (launcher == null || !launcher.stopping) {
                 System.out.println();
                 System.err.println("The sample could not run: " + e.getMessage());
                 System.exit(2);
@@ -77,12 +68,17 @@ public final class SampleLauncher {
     }
 
     private void run() {
-        step(Database.named() ? "Connecting to PostgreSQL" : "Starting PostgreSQL (embedded, on 127.0.0.1)", () -> {
-            database = Database.open(target, xa);
-            database.prepare(xa, EXPIRED_MARKERS);
+        String named = System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_URL", "");
+        step(named.isBlank() ? "Starting PostgreSQL (embedded, on 127.0.0.1)" : "Connecting to PostgreSQL", () -> {
+            // XA: one prepared transaction per MDB transaction in flight (Payara's MDB pool: up to 32).
+            database = named.isBlank() ? LocalPostgres.start(target.resolve("postgres"),
+                    Map.of("max_prepared_transactions", xa ? "64" : "0")) : LocalPostgres.named(named,
+                    System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_USER", "postgres"),
+                    System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_PASSWORD", "postgres"));
+            prepareDatabase();
         });
-        System.out.println("  " + database.url() + ", max_prepared_transactions = "
-                + database.maxPreparedTransactions() + "; the sample's "
+        System.out.println("  " + database.url() + ", max_prepared_transactions = " + database.query(
+                "SELECT current_setting('max_prepared_transactions')::int") + "; the sample's "
                 + (xa ? "XA datasource (PGXADataSource)" : "non-XA datasource (PGSimpleDataSource)"));
         step("Creating a new Payara Server domain", domain::create);
         step("Starting it on 127.0.0.1", () -> domain.start(Map.of("SAMPLE_DB_URL", database.url(),
@@ -92,8 +88,8 @@ public final class SampleLauncher {
                 "SAMPLE_XA", Boolean.toString(xa))));
         step("Deploying txinbox-sample.ear", () -> domain.deploy(target.resolve("txinbox-sample.ear")));
 
-        JsonObject sent = call("POST", "/demo?orders=" + ORDERS + "&duplicates=" + DUPLICATES + "&failing="
-                + FAILING + "&poison=" + POISON);
+        JsonObject sent = json(call("POST", "/demo?orders=" + ORDERS + "&duplicates=" + DUPLICATES + "&failing="
+                + FAILING + "&poison=" + POISON));
         String batch = sent.getString("batch");
         System.out.println("Sent " + sent.getInt("messagesSent") + " messages (batch " + batch + "): " + ORDERS
                 + " orders, " + DUPLICATES + " of them twice, " + FAILING + " failing on their first delivery, and "
@@ -102,14 +98,14 @@ public final class SampleLauncher {
                 + "broker's acknowledgement commits with the invoice."
                 : "  To OrderPlacedListener: onMessage runs without a transaction, OrderPlacedHandler's own "
                 + "transaction commits the invoice, and the broker acknowledges when onMessage returns.");
-        printOutcome(awaitSettled(batch));
-        awaitPurge();
-
+        awaitSettled(batch);
         System.out.println();
+        System.out.println(call("GET", "/report?batch=" + batch));
         System.out.println("The sample is running. Look at it:");
-        System.out.println("  curl '" + api + "/status?batch=" + batch + "'");
+        System.out.println("  curl '" + api + "/report?batch=" + batch + "'   (the table above; status?batch= has "
+                + "the same as JSON)");
         System.out.println("  curl -X POST '" + api + "/demo?orders=10&duplicates=3&failing=1'"
-                + "   (then ask status about the batch it returns)");
+                + "   (then ask report about the batch it returns)");
         System.out.println("  the server's log: " + domain.serverLog());
         System.out.println(database.embedded() != null ? "Press Ctrl+C to stop Payara Server, then PostgreSQL."
                 : "Press Ctrl+C to stop Payara Server (your PostgreSQL keeps running).");
@@ -120,70 +116,57 @@ public final class SampleLauncher {
         }
     }
 
-    /** Waits until every order is invoiced, the poison order dead-lettered and deliveries have stopped. */
-    private JsonObject awaitSettled(String batch) {
-        System.out.println("Waiting for the batch to settle:");
+    /**
+     * Creates the sample's tables where they are missing (the inbox's from txinbox's own DDL), and plants expired
+     * markers for the scheduled purge to delete; with XA, first checks that the server allows prepared transactions.
+     */
+    private void prepareDatabase() {
+        if (xa && database.query("SELECT current_setting('max_prepared_transactions')::int") == 0) {
+            throw new IllegalStateException("XA needs max_prepared_transactions > 0 on " + database.url() + ", and it "
+                    + "is 0. Run the sample without TXINBOX_SAMPLE_XA, or raise the setting and restart PostgreSQL.");
+        }
+        for (String sql : List.of(InboxSchema.createTableSql(InboxTable.DEFAULT),
+                "CREATE TABLE IF NOT EXISTS sample_invoice (id text PRIMARY KEY, order_id text NOT NULL, "
+                        + "amount numeric(12, 2) NOT NULL, created_at timestamptz NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS sample_invoice_order_idx ON sample_invoice (order_id)",
+                "INSERT INTO inbox (scope, message_id, processed_at) SELECT 'expired-demo', 'old-' || i, "
+                        + "timestamptz '2001-01-01 00:00:00+00' FROM generate_series(1, " + EXPIRED_MARKERS
+                        + ") AS i ON CONFLICT DO NOTHING")) {
+            database.query(sql);
+        }
+    }
+
+    /**
+     * Waits until the batch has settled (every order invoiced, the poison order dead-lettered, deliveries stopped) and
+     * the first scheduled purge has deleted the planted markers, printing where they stand every 2 s.
+     */
+    private void awaitSettled(String batch) {
+        System.out.println("Waiting for the batch to settle, and for the first scheduled purge (10 s after deployment) "
+                + "to delete the " + EXPIRED_MARKERS + " expired markers planted before it:");
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        long lastDeliveries = -1;
-        int quiet = 0;
-        int polls = 0;
-        JsonObject status = call("GET", "/status?batch=" + batch);
-        while (System.nanoTime() < deadline) {
+        for (int polls = 1; ; polls++) {
             sleep(500);
-            status = call("GET", "/status?batch=" + batch);
-            long deliveries = count(status, "deliveries");
-            boolean settled = count(status, "invoicedOrders") >= ORDERS && count(status, "queued") <= 0
-                    && (count(status, "deadLettered") < 0 || count(status, "deadLettered") >= POISON);
-            quiet = settled && deliveries == lastDeliveries ? quiet + 1 : 0;
-            lastDeliveries = deliveries;
-            if (quiet >= 4 || ++polls % 4 == 0) {
-                System.out.println("  " + (quiet >= 4 ? "settled: " : "") + count(status, "invoicedOrders") + " of "
-                        + ORDERS + " orders invoiced, " + deliveries + " deliveries, " + known(status, "queued")
-                        + " queued, " + known(status, "deadLettered") + " dead-lettered");
+            JsonObject status = json(call("GET", "/status?batch=" + batch));
+            boolean done = status.getBoolean("settled") && status.getJsonNumber("expiredDemoMarkers").longValue() == 0;
+            if (done || polls % 4 == 0 || System.nanoTime() > deadline) {
+                System.out.println("  " + (done ? "settled: " : "") + status.get("invoicedOrders") + " of " + ORDERS
+                        + " orders invoiced, " + status.get("deliveries") + " deliveries, " + status.get("queued")
+                        + " queued, " + status.get("deadLettered") + " dead-lettered; " + (done ? "expired markers: "
+                        + "none left" : status.get("expiredDemoMarkers") + " expired markers left"));
             }
-            if (quiet >= 4) {
-                return status;
+            if (done) {
+                return;
             }
-        }
-        System.out.println("  not settled within 3 minutes; the table shows where it stands, the server's log ("
-                + domain.serverLog() + ") may say why.");
-        return status;
-    }
-
-    private static void printOutcome(JsonObject status) {
-        System.out.println();
-        System.out.println("  delivered to: " + status.getString("listeners", "?"));
-        System.out.println("  outcome of the batch               count");
-        System.out.println("  ---------------------------------  -----");
-        for (int row = 0; row < OUTCOME.length; row += 2) {
-            System.out.printf("  %-33s  %5s%n", OUTCOME[row], known(status, OUTCOME[row + 1]));
-        }
-        if (!"ok".equals(status.getString("brokerStatistics", "ok"))) {
-            System.out.println("  ? the broker's statistics could not be read: "
-                    + status.getString("brokerStatistics"));
-        }
-        System.out.println();
-    }
-
-    private void awaitPurge() {
-        String planted = "SELECT count(*) FROM inbox WHERE scope = 'expired-demo'";
-        System.out.print("Waiting for the first scheduled purge (10 s after deployment) to delete the "
-                + EXPIRED_MARKERS + " expired markers planted before it");
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (database.count(planted) > 0) {
             if (System.nanoTime() > deadline) {
-                System.out.println(" not within 60 s: " + database.count(planted) + " left; the server's log ("
+                System.out.println("  not settled within 3 minutes; the table shows where it stands, the server's log ("
                         + domain.serverLog() + ") may say why.");
                 return;
             }
-            System.out.print(".");
-            sleep(1_000);
         }
-        System.out.println(" done: none left");
     }
 
-    /** Calls the sample's REST API; returns its JSON answer. */
-    private JsonObject call(String method, String path) {
+    /** Calls the sample's REST API; returns its answer. */
+    private String call(String method, String path) {
         goOn();
         HttpRequest request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
                 .method(method, HttpRequest.BodyPublishers.noBody()).build();
@@ -191,39 +174,32 @@ public final class SampleLauncher {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new LauncherException(method + " " + request.uri() + " failed: " + e);
+            throw new IllegalStateException(method + " " + request.uri() + " failed: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LauncherException("Interrupted");
+            throw new IllegalStateException("Interrupted");
         }
         if (response.statusCode() != 200) {
             // The body of a server error is an HTML page with a stack trace: the server log has the same, readable.
-            throw new LauncherException(method + " " + request.uri() + " answered " + response.statusCode()
+            throw new IllegalStateException(method + " " + request.uri() + " answered " + response.statusCode()
                     + ". The server's log says why: " + domain.serverLog());
         }
-        try (var reader = Json.createReader(new StringReader(response.body()))) {
+        return response.body();
+    }
+
+    private static JsonObject json(String answer) {
+        try (var reader = Json.createReader(new StringReader(answer))) {
             return reader.readObject();
         } catch (JsonException e) {
-            throw new LauncherException(request.uri() + " answered something other than a JSON object: "
-                    + e.getMessage());
+            throw new IllegalStateException("The sample answered something other than JSON: " + e.getMessage());
         }
-    }
-
-    /** A count from a batch's status, or -1 where the server could not tell (JSON null). */
-    private static long count(JsonObject status, String name) {
-        return status.get(name) instanceof JsonNumber number ? number.longValue() : -1;
-    }
-
-    private static String known(JsonObject status, String name) {
-        long value = count(status, name);
-        return value < 0 ? "?" : Long.toString(value);
     }
 
     /** An environment variable, which must be empty or match the pattern. */
     private static String setting(String name, String pattern, String what) {
         String value = System.getenv().getOrDefault(name, "").strip();
         if (!value.matches(pattern)) {
-            throw new LauncherException(name + " must be " + what + ", not \"" + value + "\"");
+            throw new IllegalStateException(name + " must be " + what + ", not \"" + value + "\"");
         }
         return value;
     }
@@ -240,12 +216,16 @@ public final class SampleLauncher {
         }
         if (database != null && database.embedded() != null) {
             System.out.print("Stopping PostgreSQL...");
-            database.close();
-            System.out.println(" done");
+            try {
+                database.close();
+                System.out.println(" done");
+            } catch (UncheckedIOException e) {
+                System.out.println(" " + e.getMessage());
+            }
         }
     }
 
-    /** Runs one step, and prints its time when it is done (the server's steps print a dot every 2 s meanwhile). */
+    /** Runs one step, and prints its time when it is done. */
     private void step(String label, Runnable action) {
         System.out.print(label + "...");
         System.out.flush();
@@ -260,7 +240,7 @@ public final class SampleLauncher {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LauncherException("Interrupted");
+            throw new IllegalStateException("Interrupted");
         }
         goOn();
     }
@@ -268,7 +248,7 @@ public final class SampleLauncher {
     /** Ends the run quietly once Ctrl+C has begun to stop everything. */
     private void goOn() {
         if (stopping) {
-            throw new LauncherException("stopped");
+            throw new IllegalStateException("stopped");
         }
     }
 }

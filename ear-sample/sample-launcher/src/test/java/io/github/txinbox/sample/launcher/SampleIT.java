@@ -196,7 +196,8 @@ class SampleIT {
         expected.forEach((row, value) -> assertEquals(value, table.get(row), row + " in:\n" + run.output()));
         long gap = Long.parseLong(table.get("shortest wait before a retry, ms"));
         assertTrue(gap >= 900, "retries about 1000 ms apart (endpointExceptionRedeliveryInterval), not " + gap);
-        assertTrue(run.output().contains("done: none left"), "the scheduled purge deleted the planted markers");
+        assertTrue(run.output().contains("dead-lettered; expired markers: none left"),
+                "the scheduled purge deleted the planted markers");
         assertFalse(run.output().contains("not settled"), run.output());
 
         String batch = run.find(BATCH).group(1);

@@ -22,6 +22,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -39,6 +40,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class OrdersResource {
 
     private static final Pattern BATCH_ID = Pattern.compile("[0-9a-f]{8}");
+    /** The rows of {@link #report}'s table: each label, and the field of the batch's status it shows. */
+    private static final String[][] OUTCOME = {{"messages sent", "sent"},
+        {"deliveries (onMessage calls)", "deliveries"}, {"  of them redeliveries", "redeliveries"},
+        {"handler runs", "handled"}, {"  of them failed (rolled back)", "failures"},
+        {"duplicates skipped by the inbox", "duplicatesSkipped"}, {"invoices", "invoices"},
+        {"orders invoiced", "invoicedOrders"}, {"orders invoiced twice", "ordersInvoicedTwice"},
+        {"inbox markers", "markers"}, {"dead-lettered (mq.sys.dmq)", "deadLettered"}, {"still queued", "queued"},
+        {"shortest wait before a retry, ms", "shortestRetryGapMillis"}};
 
     @Inject
     JMSContext jms;
@@ -92,7 +101,7 @@ public class OrdersResource {
             send(batch, "poison-" + batch + "-" + i, 1, false, true);
             sent++;
         }
-        counters.sent(batch, sent);
+        counters.sent(batch, sent, orders, poison);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("batch", batch);
         result.put("orders", orders);
@@ -123,9 +132,10 @@ public class OrdersResource {
     }
 
     /**
-     * Reports what became of a batch: its counters, the listeners its messages went to, its table rows, and the
-     * messages the broker still holds in the queue and in its dead-message queue (those two for all batches, from the
-     * broker's statistics).
+     * Reports what became of a batch: its counters, the listeners its messages went to, its table rows, the messages
+     * the broker still holds in the queue and in its dead-message queue (those two for all batches, from the broker's
+     * statistics), and whether it has settled: every order invoiced, every poison order dead-lettered, nothing
+     * queued, and no delivery for 2 s.
      *
      * @param batch the id {@code demo} returned
      * @return the status
@@ -143,6 +153,39 @@ public class OrdersResource {
         status.putAll(invoicing.tableCounts(batch));
         String queue = xa ? XaOrderPlacedListener.QUEUE : OrderPlacedListener.QUEUE;
         status.putAll(BrokerStatistics.queued(Map.of("queued", queue, "deadLettered", "mq.sys.dmq")));
+        // A count the broker could not tell (null) does not hold the batch back.
+        status.put("settled", count(status, "invoicedOrders", 0) >= count(status, "orders", 0)
+                && count(status, "queued", 0) <= 0 && count(status, "deadLettered", Long.MAX_VALUE) >= count(status,
+                "poison", 0) && counters.quietFor(batch, Duration.ofSeconds(2)));
         return status;
+    }
+
+    /**
+     * Reports what became of a batch as a table, the one the launcher prints once the batch has settled: a count of
+     * {@link #status} on each row, {@code ?} where it is unknown.
+     *
+     * @param batch the id {@code demo} returned
+     * @return the table, as text
+     */
+    @GET
+    @Path("report")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String report(@QueryParam("batch") String batch) {
+        Map<String, Object> status = status(batch);
+        StringBuilder table = new StringBuilder("  delivered to: " + status.get("listeners") + "\n"
+                + "  outcome of the batch               count\n  ---------------------------------  -----\n");
+        for (String[] row : OUTCOME) {
+            long count = count(status, row[1], -1);
+            table.append(String.format("  %-33s  %5s%n", row[0], count < 0 ? "?" : Long.toString(count)));
+        }
+        if (!"ok".equals(status.get("brokerStatistics"))) {
+            table.append("  ? the broker's statistics could not be read: " + status.get("brokerStatistics") + "\n");
+        }
+        return table.toString();
+    }
+
+    /** A count of a batch's status, or the given value where it is unknown (null). */
+    private static long count(Map<String, Object> status, String name, long unknown) {
+        return status.get(name) instanceof Long count ? count : unknown;
     }
 }
