@@ -15,8 +15,8 @@ import javax.naming.NamingException;
 /**
  * Looks at the inbox's database for {@link InboxReadiness}: whether the table fits, and which transactions have stayed
  * prepared longer than the configured age. It needs no MicroProfile API, so it is an ordinary bean of the library; the
- * readiness check, which an extension adds and which therefore sees none of the library's beans on Payara, finds it
- * through {@link InboxExtension#healthProbe()}.
+ * readiness check, which an extension adds and which therefore sees none of the library's beans on Payara, receives
+ * it as the event {@link StartupCheck} fires when the application starts.
  *
  * <p>Each look creates a {@link TableVerifier}, which gets the persistence unit of the component environment current
  * where the check is called. Where there is none that holds the library's names (Payara calls the checks of an EAR

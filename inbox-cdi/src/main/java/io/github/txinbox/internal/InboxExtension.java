@@ -38,7 +38,6 @@ public class InboxExtension implements Extension {
 
     private final Map<Class<?>, Map<Method, InboxBinding>> bindings = new ConcurrentHashMap<>();
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
-    private volatile HealthProbe probe;
 
     void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
         ClassLoader loader = InboxExtension.class.getClassLoader();
@@ -193,30 +192,5 @@ public class InboxExtension implements Extension {
 
     private static boolean sameSignature(Method a, Method b) {
         return a.getName().equals(b.getName()) && java.util.Arrays.equals(a.getParameterTypes(), b.getParameterTypes());
-    }
-
-    /**
-     * Keeps the library's health probe for the readiness check: on Payara a bean that an extension adds, as this one
-     * adds the check, lives in an archive of its own that sees none of the library's beans, so the library hands the
-     * probe over when the application starts ({@link StartupCheck}).
-     *
-     * @param probe a contextual reference to the probe
-     */
-    void healthProbe(HealthProbe probe) {
-        this.probe = probe;
-    }
-
-    /**
-     * Returns the library's health probe.
-     *
-     * @return a contextual reference to the probe
-     * @throws IllegalStateException before the application has started
-     */
-    HealthProbe healthProbe() {
-        HealthProbe kept = probe;
-        if (kept == null) {
-            throw new IllegalStateException("The inbox's health probe is not ready: the application has not started");
-        }
-        return kept;
     }
 }

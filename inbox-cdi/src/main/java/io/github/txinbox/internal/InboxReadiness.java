@@ -2,7 +2,7 @@ package io.github.txinbox.internal;
 
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.PreparedTransaction;
-import jakarta.inject.Inject;
+import jakarta.enterprise.event.Observes;
 import jakarta.persistence.PersistenceException;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -30,14 +30,25 @@ public class InboxReadiness implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(InboxReadiness.class.getName());
 
-    @Inject
-    InboxExtension extension;
-
     private final AtomicBoolean warned = new AtomicBoolean();
+
+    /** The library's probe, announced by {@link StartupCheck} when the application starts. */
+    private volatile HealthProbe probe;
+
+    /**
+     * Takes the library's probe when the application starts: on Payara a bean that an extension adds, as this one,
+     * lives in an archive of its own that sees none of the library's beans, so it cannot inject it.
+     */
+    void probeReady(@Observes HealthProbe started) {
+        probe = started;
+    }
 
     @Override
     public HealthCheckResponse call() {
-        HealthProbe probe = extension.healthProbe();
+        HealthProbe probe = this.probe;
+        if (probe == null) {
+            return HealthCheckResponse.named(NAME).down().withData("error", "the application has not started").build();
+        }
         InboxSettings settings = probe.settings();
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .withData("table", settings.table().qualifiedName());

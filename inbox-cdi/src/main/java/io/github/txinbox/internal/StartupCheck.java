@@ -6,6 +6,7 @@ import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -44,10 +45,15 @@ public class StartupCheck {
     @Inject
     private HealthProbe probe;
 
+    @Inject
+    private Event<HealthProbe> probeReady;
+
     private final AtomicBoolean tableChecked = new AtomicBoolean();
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        extension.healthProbe(probe);
+        // The readiness check observes this: on Payara a bean an extension adds, as it is, sees none of the library's
+        // beans, and cannot inject the probe.
+        probeReady.fire(probe);
         // Resolved now for their checks: a bad value, or a configured table that contradicts the produced one, fails
         // the start.
         InboxSettings settings = settingsProducer.settings();
