@@ -83,12 +83,13 @@ record InboxBinding(String description, String scope, String key, Class<? extend
         Inbox inbox = site.inbox();
         Class<? extends MessageIdResolver> resolver =
                 inbox.resolver() == MessageIdResolver.class ? null : inbox.resolver();
+        int parameter = resolver == null ? messageParameter(site.method()) : -1;
         return new InboxBinding(site.description(),
                 inbox.scope().isEmpty() ? site.beanClass().getName() : inbox.scope(),
                 resolver != null ? "" : inbox.key(),
                 resolver,
-                resolver == null ? messageParameter(site.method()) : -1,
-                resolver == null && kafkaRecord(site.method()),
+                parameter,
+                isRecord(site.method(), parameter),
                 site.method().getReturnType() == InboxResult.class,
                 inbox.rethrowRetry());
     }
@@ -144,19 +145,20 @@ record InboxBinding(String description, String scope, String key, Class<? extend
             problems.add(where + " names the resolver " + inbox.resolver().getName()
                     + ", which is not a concrete class");
         }
-        if (!usesResolver && messageParameter(method) < 0) {
+        int parameter = usesResolver ? -1 : messageParameter(method);
+        boolean record = isRecord(method, parameter);
+        if (!usesResolver && parameter < 0) {
             problems.add(where + " has no jakarta.jms.Message or Kafka ConsumerRecord parameter to read the message "
                     + "id from; add one, or name a MessageIdResolver in @Inbox(resolver = ...)");
         }
         boolean kafkaKey = inbox.key().equals(Inbox.KAFKA_RECORD_KEY)
                 || inbox.key().equals(Inbox.KAFKA_TOPIC_PARTITION_OFFSET);
-        if (!usesResolver && kafkaRecord(method)
-                && (inbox.key().isEmpty() || inbox.key().equals(Inbox.JMS_MESSAGE_ID))) {
+        if (record && (inbox.key().isEmpty() || inbox.key().equals(Inbox.JMS_MESSAGE_ID))) {
             problems.add(where + " takes a Kafka ConsumerRecord, which carries no message id: name the header that "
                     + "holds it in @Inbox(key = ...), or Inbox.KAFKA_RECORD_KEY for the record's key, or "
                     + "Inbox.KAFKA_TOPIC_PARTITION_OFFSET for its place in the topic (docs/kafka.md)");
         }
-        if (!usesResolver && kafkaKey && messageParameter(method) >= 0 && !kafkaRecord(method)) {
+        if (kafkaKey && parameter >= 0 && !record) {
             problems.add(where + " names the key '" + inbox.key() + "', which only a Kafka ConsumerRecord has, but "
                     + "takes a JMS message");
         }
@@ -191,8 +193,8 @@ record InboxBinding(String description, String scope, String key, Class<? extend
         return -1;
     }
 
-    private static boolean kafkaRecord(Method method) {
-        int parameter = messageParameter(method);
+    /** Whether the parameter at that index (-1 for none) is a Kafka record. */
+    private static boolean isRecord(Method method, int parameter) {
         return parameter >= 0 && KafkaRecordIds.isRecord(method.getParameterTypes()[parameter]);
     }
 

@@ -36,11 +36,11 @@ final class KafkaRecordIds {
         return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
-    /** Says where the id was looked for, for the error when there is none. */
+    /**
+     * Says where the id was looked for, for the error when there is none: the key or the header (a record always has
+     * a topic, a partition and an offset).
+     */
     static String source(String key) {
-        if (Inbox.KAFKA_TOPIC_PARTITION_OFFSET.equals(key)) {
-            return "the record has no topic";
-        }
         return Inbox.KAFKA_RECORD_KEY.equals(key) ? "the record has no key"
                 : "the record has no header '" + key + "', or it has no value";
     }
