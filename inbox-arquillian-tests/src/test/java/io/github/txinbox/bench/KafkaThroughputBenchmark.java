@@ -1,6 +1,7 @@
 package io.github.txinbox.bench;
 
 import io.github.txinbox.bench.kafka.BenchConsumers;
+import io.github.txinbox.it.kafka.InApplication;
 import io.github.txinbox.bench.kafka.BenchHandlers;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
@@ -49,7 +50,8 @@ class KafkaThroughputBenchmark {
             broker.createTopicIfAbsent(topic + "-dead", 1);
         }
         return Deployments.withKafkaChannels(
-                Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage()),
+                Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage())
+                        .addClass(InApplication.class),
                 Deployments.kafkaChannel(BenchConsumers.WITH_INBOX, WITH_TOPIC, "bench-with", PARTITIONS,
                         WITH_TOPIC + "-dead", Map.of()),
                 Deployments.kafkaChannel(BenchConsumers.WITHOUT_INBOX, WITHOUT_TOPIC, "bench-without", PARTITIONS,

@@ -58,6 +58,10 @@ class KafkaInboxIT {
 
     private static final int PARTITIONS = 4;
 
+    private KafkaConsumer<String, String> deadLetterReader;
+
+    private final List<ConsumerRecord<String, String>> deadLettersRead = new ArrayList<>();
+
     /**
      * The deployment, whose channel reads {@value #TOPIC}. The topics are created first, with their partitions, so
      * that the consumers find them when the deployment starts.
@@ -168,34 +172,46 @@ class KafkaInboxIT {
     }
 
     /** The dead-letter topic's records whose message-id header is the given one. */
-    private static long deadLettered(String messageId) {
+    private long deadLettered(String messageId) {
         return deadLetters().stream().filter(record -> messageId.equals(header(record, KafkaOrders.MESSAGE_ID)))
                 .count();
     }
 
     /** The dead-letter topic's records of an order (their value). */
-    private static long deadLetteredOrders(String orderId) {
+    private long deadLetteredOrders(String orderId) {
         return deadLetters().stream().filter(record -> orderId.equals(record.value())).count();
     }
 
-    /** Reads the whole dead-letter topic, without a group. */
-    private static List<ConsumerRecord<String, String>> deadLetters() {
-        Properties settings = new Properties();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.current().bootstrapServers());
-        settings.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        settings.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(settings)) {
-            TopicPartition partition = new TopicPartition(DEAD_LETTER_TOPIC, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            List<ConsumerRecord<String, String>> records = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-            return records;
+    /**
+     * Reads the dead-letter topic from its start, without a group, with one consumer for the whole test: each call
+     * reads what came since the last.
+     *
+     * @return every record of the topic so far
+     */
+    private List<ConsumerRecord<String, String>> deadLetters() {
+        TopicPartition partition = new TopicPartition(DEAD_LETTER_TOPIC, 0);
+        if (deadLetterReader == null) {
+            Properties settings = new Properties();
+            settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.current().bootstrapServers());
+            settings.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            settings.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            deadLetterReader = new KafkaConsumer<>(settings);
+            deadLetterReader.assign(List.of(partition));
+            deadLetterReader.seekToBeginning(List.of(partition));
+        }
+        long end = deadLetterReader.endOffsets(List.of(partition)).get(partition);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (deadLetterReader.position(partition) < end && System.nanoTime() < deadline) {
+            deadLetterReader.poll(Duration.ofMillis(200)).forEach(deadLettersRead::add);
+        }
+        return deadLettersRead;
+    }
+
+    @AfterEach
+    void closeDeadLetterReader() {
+        if (deadLetterReader != null) {
+            deadLetterReader.close();
         }
     }
 

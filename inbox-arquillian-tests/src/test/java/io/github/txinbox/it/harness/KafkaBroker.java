@@ -136,7 +136,8 @@ public final class KafkaBroker implements AutoCloseable {
         KafkaBroker broker = run;
         if (broker == null) {
             throw new IllegalStateException("This test run has no Kafka broker: " + Server.current()
-                    + " has no Kafka connector");
+                    + (Server.current().hasKafkaConnector() ? " runs with the XA datasource, and Kafka has no XA "
+                    + "(-Dit.datasource=local)" : " has no Kafka connector"));
         }
         return broker;
     }

@@ -8,7 +8,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
 /**
  * The one set-up of a test run (one failsafe JVM), before Arquillian reads {@code arquillian.xml}: PostgreSQL
  * ({@link PostgresSession}), the test broker where the server uses it ({@link ArtemisSession}), a Kafka broker where the
- * server has a Kafka connector ({@link KafkaBroker}), then the server of the run ({@link Server#setUp()}). When the run ends, or a step fails, what was started stops in the reverse order.
+ * server has a Kafka connector and the run the non-XA datasource ({@link KafkaBroker}), then the server of the run
+ * ({@link Server#setUp()}). When the run ends, or a step fails, what was started stops in the reverse order.
  */
 public final class TestRun implements LauncherSessionListener {
 
@@ -27,7 +28,8 @@ public final class TestRun implements LauncherSessionListener {
                 ArtemisSession.open();
                 broker = true;
             }
-            if (current.hasKafkaConnector()) {
+            // Kafka has no XA: its tests run with the non-XA datasource only.
+            if (current.hasKafkaConnector() && Server.nonXa()) {
                 kafka = KafkaBroker.open();
             }
             current.setUp();
