@@ -53,8 +53,9 @@ public final class SampleLauncher {
         try {
             String xa = setting("TXINBOX_SAMPLE_XA", "|true|false", "true or false");
             String offset = setting("TXINBOX_SAMPLE_PORT_OFFSET", "|[0-4]?\\d{1,4}|50000", "a number from 0 to 50000");
+            // Absolute: asadmin runs in the domain's directory, not in this one.
             launcher = new SampleLauncher(Path.of(System.getProperty("sample.target",
-                    "ear-sample/sample-launcher/target")), xa.equals("true"),
+                    "ear-sample/sample-launcher/target")).toAbsolutePath(), xa.equals("true"),
                     offset.isEmpty() ? 0 : Integer.parseInt(offset));
             Runtime.getRuntime().addShutdownHook(new Thread(launcher::stop, "sample-stop"));
             launcher.run();

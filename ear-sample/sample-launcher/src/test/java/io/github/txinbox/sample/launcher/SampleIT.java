@@ -304,9 +304,12 @@ class SampleIT {
             String classpath = TARGET.resolve("classes") + java.io.File.pathSeparator
                     + Files.readString(TARGET.resolve("classpath.txt")).trim();
             Files.createDirectories(TARGET.resolve("tmp"));
+            // From the repository's root, with the paths relative to it, as run.sh passes them.
+            Path root = TARGET.getParent().getParent().getParent();
+            Path target = root.relativize(TARGET);
             ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                    "-Djava.io.tmpdir=" + TARGET.resolve("tmp"), "-cp", classpath, "-Dsample.target=" + TARGET,
-                    SampleLauncher.class.getName()).redirectErrorStream(true);
+                    "-Djava.io.tmpdir=" + target.resolve("tmp"), "-cp", classpath, "-Dsample.target=" + target,
+                    SampleLauncher.class.getName()).directory(root.toFile()).redirectErrorStream(true);
             builder.environment().keySet().removeIf(name -> name.startsWith("TXINBOX_SAMPLE_")
                     && !name.equals("TXINBOX_SAMPLE_PORT_OFFSET"));
             builder.environment().putAll(environment);
