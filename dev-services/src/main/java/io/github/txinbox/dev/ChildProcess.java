@@ -53,7 +53,10 @@ public final class ChildProcess implements AutoCloseable {
             builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
             builder.environment().put("AS_JAVA", System.getProperty("java.home"));
             builder.environment().putAll(environment);
-            return new ChildProcess(what, builder.start(), log, from);
+            Process process = builder.start();
+            // Nothing it runs reads its input: a prompt fails at once instead of waiting for an answer.
+            process.getOutputStream().close();
+            return new ChildProcess(what, process, log, from);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start " + what + ": " + String.join(" ", command), e);
         }

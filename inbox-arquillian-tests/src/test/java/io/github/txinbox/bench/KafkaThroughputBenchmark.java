@@ -1,12 +1,12 @@
 package io.github.txinbox.bench;
 
 import io.github.txinbox.bench.kafka.BenchConsumers;
-import io.github.txinbox.it.kafka.InApplication;
 import io.github.txinbox.bench.kafka.BenchHandlers;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
+import io.github.txinbox.it.kafka.InApplication;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -16,9 +16,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,7 +75,7 @@ public final class DurablePostgres implements AutoCloseable {
      */
     public static DurablePostgres start(String user, boolean preparedTransactions) {
         LocalPostgres server = LocalPostgres.start(null, Map.of("fsync", "on", "synchronous_commit", "on",
-                "max_prepared_transactions", preparedTransactions ? "32" : "0", "max_connections", "100"));
+                "max_prepared_transactions", preparedTransactions ? "32" : "0", "max_connections", "100"), true);
         DurablePostgres durable = new DurablePostgres(server);
         try {
             String settings = durable.queryText("SELECT current_setting('fsync') || ' ' "

@@ -130,7 +130,7 @@ public final class KafkaBroker implements AutoCloseable {
      *
      * @return the broker
      * @throws IllegalStateException when the run has none: its server has no Kafka connector
-     *                               ({@link Server#hasKafkaConnector()})
+     *                               ({@link Server#hasKafkaConnector()}), or it runs with the XA datasource
      */
     public static KafkaBroker current() {
         KafkaBroker broker = run;

@@ -44,7 +44,7 @@ final class PostgresSession {
             // XA datasources prepare transactions when a second resource (a broker) joins; a leg with a non-XA
             // datasource (txinbox.it.datasource=local) runs on PostgreSQL's default, 0, as most servers do.
             server = LocalPostgres.start(null, Map.of("max_prepared_transactions", Server.nonXa() ? "0" : "32",
-                    "max_connections", "100"));
+                    "max_connections", "100"), true);
             LOG.info(() -> "Started embedded PostgreSQL: " + server.url());
             checkMajorVersion(server);
         }

@@ -158,8 +158,9 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
     }
 
     /**
-     * Tells whether the server runs MicroProfile Reactive Messaging with a Kafka connector, so that the test run starts
-     * a Kafka broker ({@link KafkaBroker}) and the Kafka tests (tag {@code kafka}) can run on it.
+     * Tells whether the server runs MicroProfile Reactive Messaging with a Kafka connector, so that a test run with the
+     * non-XA datasource starts a Kafka broker ({@link KafkaBroker}) and the Kafka tests (tag {@code kafka}) can run on
+     * it (Kafka has no XA).
      *
      * @return true on WildFly
      */

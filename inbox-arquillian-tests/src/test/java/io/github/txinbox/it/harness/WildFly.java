@@ -80,8 +80,8 @@ public final class WildFly extends Server {
         Files.writeString(script, script());
         Path log = work.resolve("wildfly-setup.log");
         Files.deleteIfExists(log);
-        ChildProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script), home,
-                Map.of(), log, Duration.ofMinutes(3));
+        ChildProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script),
+                home, Map.of(), log, Duration.ofMinutes(3));
         LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + Server.dataSourceKind() + ")");
     }
 
