@@ -5,6 +5,7 @@ import io.github.txinbox.InboxTable;
 import io.github.txinbox.dev.LocalPostgres;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.StringReader;
@@ -53,7 +54,7 @@ public final class SampleLauncher {
         try {
             String xa = setting("TXINBOX_SAMPLE_XA", "|true|false", "true or false");
             String offset = setting("TXINBOX_SAMPLE_PORT_OFFSET", "|[0-4]?\\d{1,4}|50000", "a number from 0 to 50000");
-            // Absolute: asadmin runs in the domain's directory, not in this one.
+            // Absolute: asadmin runs in target/sample-run, not in this directory.
             launcher = new SampleLauncher(Path.of(System.getProperty("sample.target",
                     "ear-sample/sample-launcher/target")).toAbsolutePath(), xa.equals("true"),
                     offset.isEmpty() ? 0 : Integer.parseInt(offset));
@@ -71,9 +72,10 @@ public final class SampleLauncher {
     private void run() {
         String named = System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_URL", "");
         step(named.isBlank() ? "Starting PostgreSQL (embedded, on 127.0.0.1)" : "Connecting to PostgreSQL", () -> {
-            // XA: one prepared transaction per MDB transaction in flight (Payara's MDB pool: up to 32).
+            // XA: one prepared transaction per MDB transaction in flight (Payara's MDB pool: up to 32). Stopped by
+            // stop(), after Payara.
             database = named.isBlank() ? LocalPostgres.start(target.resolve("postgres"),
-                    Map.of("max_prepared_transactions", xa ? "64" : "0")) : LocalPostgres.named(named,
+                    Map.of("max_prepared_transactions", xa ? "64" : "0"), false) : LocalPostgres.named(named,
                     System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_USER", "postgres"),
                     System.getenv().getOrDefault("TXINBOX_SAMPLE_DB_PASSWORD", "postgres"));
             prepareDatabase();
@@ -150,10 +152,10 @@ public final class SampleLauncher {
             JsonObject status = json(call("GET", "/status?batch=" + batch));
             boolean done = status.getBoolean("settled") && status.getJsonNumber("expiredDemoMarkers").longValue() == 0;
             if (done || polls % 4 == 0 || System.nanoTime() > deadline) {
-                System.out.println("  " + (done ? "settled: " : "") + status.get("invoicedOrders") + " of " + ORDERS
-                        + " orders invoiced, " + status.get("deliveries") + " deliveries, " + status.get("queued")
-                        + " queued, " + status.get("deadLettered") + " dead-lettered; " + (done ? "expired markers: "
-                        + "none left" : status.get("expiredDemoMarkers") + " expired markers left"));
+                System.out.println("  " + (done ? "settled: " : "") + known(status, "invoicedOrders") + " of " + ORDERS
+                        + " orders invoiced, " + known(status, "deliveries") + " deliveries, " + known(status, "queued")
+                        + " queued, " + known(status, "deadLettered") + " dead-lettered; " + (done ? "expired markers: "
+                        + "none left" : known(status, "expiredDemoMarkers") + " expired markers left"));
             }
             if (done) {
                 return;
@@ -194,6 +196,11 @@ public final class SampleLauncher {
         } catch (JsonException e) {
             throw new IllegalStateException("The sample answered something other than JSON: " + e.getMessage());
         }
+    }
+
+    /** A count of a batch's status, or {@code ?} where the server could not tell (JSON null). */
+    private static String known(JsonObject status, String name) {
+        return status.get(name) instanceof JsonNumber count ? count.toString() : "?";
     }
 
     /** An environment variable, which must be empty or match the pattern. */

@@ -154,7 +154,8 @@ public class OrdersResource {
         String queue = xa ? XaOrderPlacedListener.QUEUE : OrderPlacedListener.QUEUE;
         status.putAll(BrokerStatistics.queued(Map.of("queued", queue, "deadLettered", "mq.sys.dmq")));
         // A count the broker could not tell (null) does not hold the batch back.
-        status.put("settled", count(status, "invoicedOrders", 0) >= count(status, "orders", 0)
+        status.put("settled", count(status, "orders", 0) > 0
+                && count(status, "invoicedOrders", 0) >= count(status, "orders", 0)
                 && count(status, "queued", 0) <= 0 && count(status, "deadLettered", Long.MAX_VALUE) >= count(status,
                 "poison", 0) && counters.quietFor(batch, Duration.ofSeconds(2)));
         return status;
