@@ -86,6 +86,12 @@ class KafkaRebalanceIT {
         return TestDatabase.queryLong(sql, KafkaOrders.SCOPE, "order-" + batch + "-%");
     }
 
+    /** The batch's decisions that meet the condition on their outcome ("true" for all). */
+    private static long decisions(String batch, String outcome) {
+        return batchCount("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
+                + "AND message_id LIKE ? AND " + outcome, batch);
+    }
+
     @Test
     void aSecondConsumerJoinsTheGroupAndTheFirstLeavesWhileRecordsStreamIn() {
         String batch = UUID.randomUUID().toString().substring(0, 8);
@@ -105,31 +111,26 @@ class KafkaRebalanceIT {
             Await.until(WAIT, "the second application's consumers alone in the group",
                     () -> members() == CONCURRENCY);
             orders.addAll(sendPart(batch, 3));
-            String decided = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
-                    + "AND message_id LIKE ? AND outcome IN ('PROCESSED', 'DUPLICATE')";
-            Await.until(WAIT, "a decision on every copy", () -> batchCount(decided, batch) >= 2L * orders.size());
+            Await.until(WAIT, "a decision on every copy",
+                    () -> decisions(batch, "outcome IN ('PROCESSED', 'DUPLICATE')") >= 2L * orders.size());
             Await.until(WAIT, "the group to commit every record",
                     () -> KafkaBroker.current().committed(GROUP, TOPIC).equals(KafkaBroker.current().ends(TOPIC)));
         } finally {
             deployer.undeploy("second");
         }
 
-        String invoices = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ? AND orderid LIKE ?";
+        String invoices = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ? "
+                + "AND orderid LIKE ?";
         String invoiced = "SELECT count(DISTINCT orderid) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ? "
                 + "AND orderid LIKE ?";
-        String processed = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
-                + "AND message_id LIKE ? AND outcome = 'PROCESSED'";
-        String other = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
-                + "AND message_id LIKE ? AND outcome NOT IN ('PROCESSED', 'DUPLICATE')";
-        String all = "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? "
-                + "AND message_id LIKE ?";
         // For the record of the leg: decisions beyond the copies sent are records the rebalances brought again.
         System.out.println("[kafka-rebalance] " + orders.size() + " orders, " + 2 * orders.size() + " records, "
-                + batchCount(all, batch) + " decisions");
+                + decisions(batch, "true") + " decisions");
         assertEquals(orders.size(), batchCount(invoiced, batch), "every order invoiced");
         assertEquals(orders.size(), batchCount(invoices, batch), "no order invoiced twice");
-        assertEquals(orders.size(), batchCount(processed, batch), "one PROCESSED decision per order");
-        assertEquals(0, batchCount(other, batch), "no retry, failure or held marker");
+        assertEquals(orders.size(), decisions(batch, "outcome = 'PROCESSED'"), "one PROCESSED decision per order");
+        assertEquals(0, decisions(batch, "outcome NOT IN ('PROCESSED', 'DUPLICATE')"),
+                "no retry, failure or held marker");
         assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
     }
 }

@@ -4,6 +4,7 @@ import io.github.txinbox.sample.model.Invoice;
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,13 +44,16 @@ public class Invoicing {
                 + "WHERE order_id LIKE ?1 GROUP BY order_id HAVING count(*) > 1) AS twice", orders));
         counts.put("markers",
                 count("SELECT count(*) FROM inbox WHERE scope = 'order-placed' AND message_id LIKE ?1", orders));
-        counts.put("expiredDemoMarkers", ((Number) entityManager
-                .createNativeQuery("SELECT count(*) FROM inbox WHERE scope = 'expired-demo'").getSingleResult())
-                .longValue());
+        counts.put("expiredDemoMarkers", count("SELECT count(*) FROM inbox WHERE scope = 'expired-demo'"));
         return counts;
     }
 
-    private long count(String sql, String orders) {
-        return ((Number) entityManager.createNativeQuery(sql).setParameter(1, orders).getSingleResult()).longValue();
+    /** Runs a count; its parameters are ?1, ?2 and on. */
+    private long count(String sql, String... parameters) {
+        Query query = entityManager.createNativeQuery(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            query.setParameter(i + 1, parameters[i]);
+        }
+        return ((Number) query.getSingleResult()).longValue();
     }
 }

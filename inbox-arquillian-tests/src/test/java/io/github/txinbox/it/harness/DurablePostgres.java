@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,11 +128,7 @@ public final class DurablePostgres implements AutoCloseable {
      * @param sql the statement
      */
     public void execute(String sql) {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException("Failed on the durable PostgreSQL: " + sql, e);
-        }
+        server.query(sql);
     }
 
     /**

@@ -321,19 +321,13 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public int members(String group) {
         try {
-            return admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
-                    .get(CLIENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).members().size();
-        } catch (ExecutionException e) {
+            return get(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group),
+                    "describe the group " + group, log()).members().size();
+        } catch (IllegalStateException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
                 return 0;
             }
-            throw new IllegalStateException("Could not describe the group " + group + ": " + e.getCause() + "; see "
-                    + log(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("Could not describe the group " + group + " in " + CLIENT_TIMEOUT, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while describing the group " + group, e);
+            throw e;
         }
     }
 

@@ -151,7 +151,8 @@ public final class SampleLauncher {
             sleep(500);
             JsonObject status = json(call("GET", "/status?batch=" + batch));
             boolean done = status.getBoolean("settled") && status.getJsonNumber("expiredDemoMarkers").longValue() == 0;
-            if (done || polls % 4 == 0 || System.nanoTime() > deadline) {
+            boolean late = System.nanoTime() > deadline;
+            if (done || late || polls % 4 == 0) {
                 System.out.println("  " + (done ? "settled: " : "") + known(status, "invoicedOrders") + " of " + ORDERS
                         + " orders invoiced, " + known(status, "deliveries") + " deliveries, " + known(status, "queued")
                         + " queued, " + known(status, "deadLettered") + " dead-lettered; " + (done ? "expired markers: "
@@ -160,7 +161,7 @@ public final class SampleLauncher {
             if (done) {
                 return;
             }
-            if (System.nanoTime() > deadline) {
+            if (late) {
                 System.out.println("  not settled within 3 minutes; the table shows where it stands, the server's log ("
                         + domain.serverLog() + ") may say why.");
                 return;
