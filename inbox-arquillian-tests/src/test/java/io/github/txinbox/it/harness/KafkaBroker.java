@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -30,6 +32,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
@@ -320,12 +323,31 @@ public final class KafkaBroker implements AutoCloseable {
      * @return how many; 0 for a group without members, or one the broker does not know
      */
     public int members(String group) {
+        return describe(group).map(description -> description.members().size()).orElse(0);
+    }
+
+    /**
+     * Tells whether a consumer group has settled with the given number of members: it has them all, and its last
+     * rebalance has ended, so that each partition has its one consumer. Until then a rebalance can take a partition
+     * from a consumer before that consumer has committed its offset, and the partition's next consumer reads the
+     * record again.
+     *
+     * @param group   the group
+     * @param members how many members it should have
+     * @return whether it has that many and is stable
+     */
+    public boolean settled(String group, int members) {
+        return describe(group).filter(description -> description.groupState() == GroupState.STABLE
+                && description.members().size() == members).isPresent();
+    }
+
+    private Optional<ConsumerGroupDescription> describe(String group) {
         try {
-            return get(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group),
-                    "describe the group " + group, log()).members().size();
+            return Optional.of(get(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group),
+                    "describe the group " + group, log()));
         } catch (IllegalStateException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
-                return 0;
+                return Optional.empty();
             }
             throw e;
         }
