@@ -25,7 +25,9 @@ import java.lang.annotation.Target;
  * {@code @Transactional} and {@code @Inbox}. A redelivery after any crash is then processed or recognised, and nothing
  * is ever left prepared.
  *
- * <p>The result rules, applied in the method's transaction:
+ * <p>The result rules, applied in the method's transaction. The call's {@link InboxEvent}, its log line and its
+ * metrics are reported once that transaction has ended, with what it ended with: a call whose transaction did not
+ * commit is never reported as processed, skipped or duplicate.
  * <ul>
  *   <li><b>duplicate</b>: the id was claimed by a committed transaction before. The method is not invoked; the call
  *       returns normally ({@link InboxResult#duplicate()} for a method returning {@code InboxResult}), so the
@@ -35,12 +37,19 @@ import java.lang.annotation.Target;
  *   <li><b>skipped</b>: the method returns {@link InboxResult#skipped(String)}: the marker commits, so a redelivery
  *       is a duplicate.</li>
  *   <li><b>retry</b>: the method returns {@link InboxResult#retry(String)} or throws {@link InboxRetryException}:
- *       the transaction is marked for rollback, so the method's writes and the marker roll back together, and the
- *       call returns normally (or, with {@link #rethrowRetry()}, throws {@link InboxRetryException}). The broker
- *       redelivers according to its own redelivery settings. When the method's transaction is its own (a
- *       {@code @Transactional} on it began one, because its caller had none or it is {@code REQUIRES_NEW}), the
- *       retry is always thrown: that transaction ends when the call returns, and a caller that returned normally
- *       would have its message acknowledged.</li>
+ *       the transaction is marked for rollback, so the method's writes and the marker roll back together. Inside its
+ *       caller's transaction (a message-driven bean's {@code onMessage} in the container's transaction, or a
+ *       {@code @Transactional} CDI bean that joined its caller's) the call returns normally (or, with
+ *       {@link #rethrowRetry()}, throws {@link InboxRetryException}), and the broker redelivers according to its own
+ *       redelivery settings. Anywhere else the retry is thrown: the transaction began with this call (a
+ *       {@code @Transactional} or a session bean's container-managed transaction began it, because its caller had
+ *       none or it is {@code REQUIRES_NEW}) and ends when the call returns, and a caller that returned normally would
+ *       have its message acknowledged. A session bean counts as beginning its own transaction unless its method is
+ *       {@code MANDATORY}: the EJB container begins it before any interceptor can see the caller's.</li>
+ *   <li><b>rolled back</b>: the method returns, but its transaction is marked for rollback (it called
+ *       {@code setRollbackOnly()}, or caught the exception of a call that marked it): nothing commits, the marker
+ *       included. Inside its caller's transaction the call returns and that transaction rolls back; anywhere else it
+ *       throws {@link InboxRolledBackException}, so that the broker delivers the message again.</li>
  *   <li><b>failure</b>: the method throws anything else: the transaction is marked for rollback and the exception is
  *       rethrown unchanged.</li>
  *   <li><b>no id</b>: the message has no id under the configured key: {@link MissingMessageIdException}, and the
@@ -64,7 +73,10 @@ public @interface Inbox {
 
     /**
      * The name that, as {@link #key()} of a method taking a Kafka {@code ConsumerRecord}, means the record's key: a
-     * {@code String} as it is, a {@code byte[]} read as UTF-8, another type by its {@code toString()}. It fits where the producer keys each message by a business id
+     * {@code String} as it is; a {@code byte[]}, {@code ByteBuffer} or Kafka {@code Bytes} by its bytes, as UTF-8; a
+     * {@code UUID}, {@code Long}, {@code Integer} or {@code Short} by its value. Bytes that are not valid UTF-8 are
+     * refused (a missing id), never replaced; a key of another type is refused at deployment where the method's
+     * {@code ConsumerRecord<K, V>} names it, else at the record. It fits where the producer keys each message by a business id
      * that is set once per message; a key shared by several messages (a customer id, say) would make all but the
      * first of them duplicates.
      */

@@ -4,24 +4,32 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What the {@link Inbox @Inbox} interceptor decided for one call, fired as a synchronous CDI event once per call
- * that had an active transaction. Observe it with {@code @Observes InboxEvent}.
+ * What became of one call of an {@link Inbox @Inbox} method, fired as a synchronous CDI event once the call's
+ * transaction has ended, once per call that had an active transaction. Observe it with {@code @Observes InboxEvent}.
  *
- * <p>Observers run on the caller's thread, inside its transaction, before the method's result goes back to the
- * container: what they write commits or rolls back with the message (on {@link InboxOutcome#RETRY},
- * {@link InboxOutcome#HELD}, {@link InboxOutcome#FAILURE} and {@link InboxOutcome#MISSING_ID} the transaction is
- * already marked for rollback, so their writes are discarded), and the time they take adds to the message's. An
- * exception from an observer is logged and changes nothing: the decision stands. {@code @ObservesAsync} observers are not notified.
+ * <p>The outcome is what the transaction ended with: {@link InboxOutcome#PROCESSED}, {@link InboxOutcome#SKIPPED}
+ * and {@link InboxOutcome#DUPLICATE} committed; {@link InboxOutcome#ROLLED_BACK} is a call that returned (or was a
+ * duplicate) whose transaction did not commit; {@link InboxOutcome#RETRY}, {@link InboxOutcome#HELD},
+ * {@link InboxOutcome#FAILURE} and {@link InboxOutcome#MISSING_ID} rolled back as decided.
+ *
+ * <p>Observers run after the transaction ended, outside it, on the thread that ended it (the caller's, unless a
+ * timeout rolled it back on another): an observer that writes to a database does so on a connection or in a
+ * transaction of its own, and a transaction-phase observer ({@code during = ...}) is called at once. Their time adds to
+ * the message's. An exception from an observer is logged and changes nothing. {@code @ObservesAsync} observers are not
+ * notified. A crash between the commit and the observers loses the event: the inbox table, not the events, is the
+ * ledger.
  *
  * @param scope     the deduplication scope
  * @param messageId the message id; {@code null} for {@link InboxOutcome#MISSING_ID}, and for
  *                  {@link InboxOutcome#FAILURE} when reading the id failed
- * @param outcome   what the inbox decided
+ * @param outcome   what the call's transaction ended with
  * @param reason    why, for {@link InboxOutcome#SKIPPED} and {@link InboxOutcome#RETRY} (the reason given, or the
  *                  SQLSTATE of a conflicting claim), {@link InboxOutcome#HELD} (how long the claim waited, and for what),
- *                  {@link InboxOutcome#FAILURE} (the exception's class and message) and
- *                  {@link InboxOutcome#MISSING_ID} (what was missing); {@code null} otherwise
- * @param duration  from the interceptor's start to its decision: the claim, and the method when it ran; not negative
+ *                  {@link InboxOutcome#FAILURE} (the exception's class and message),
+ *                  {@link InboxOutcome#MISSING_ID} (what was missing) and {@link InboxOutcome#ROLLED_BACK} (what was
+ *                  decided, and why it did not commit); {@code null} otherwise
+ * @param duration  from the interceptor's start to the end of the transaction: the claim, the method when it ran, and
+ *                  the commit or rollback; not negative
  * @param method    the intercepted method, as {@code fully.qualified.BeanClass.method}
  */
 public record InboxEvent(String scope, String messageId, InboxOutcome outcome, String reason, Duration duration,

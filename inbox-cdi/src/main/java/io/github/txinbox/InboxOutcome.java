@@ -1,8 +1,10 @@
 package io.github.txinbox;
 
 /**
- * What the inbox decided for one call of an {@link Inbox @Inbox} method: the outcome of an {@link InboxResult} and of
- * an {@link InboxEvent}, and the {@code outcome} tag of the inbox's metrics (in lower case).
+ * What became of one call of an {@link Inbox @Inbox} method: the outcome of an {@link InboxResult} and of an
+ * {@link InboxEvent}, and the {@code outcome} tag of the inbox's metrics (in lower case). In an event and a metric it
+ * is what the transaction ended with: {@link #PROCESSED}, {@link #SKIPPED} and {@link #DUPLICATE} committed, the
+ * others rolled back.
  */
 public enum InboxOutcome {
     /** The method ran and the message was processed; the marker commits with the method's writes. */
@@ -30,5 +32,13 @@ public enum InboxOutcome {
      * The call had no message id; the method did not run and the transaction rolls back. Events only: a method that
      * returns never has this outcome.
      */
-    MISSING_ID
+    MISSING_ID,
+    /**
+     * The method returned (processed or skipped), or the message was a duplicate, but the transaction did not commit:
+     * the method or a call it made marked it for rollback, or its commit failed (a deferred constraint, a lost
+     * connection, a timeout). The marker rolled back with the method's writes, so the message is delivered again.
+     * Events only: what the caller saw is the exception of a failed commit, an {@link InboxRolledBackException} when
+     * the transaction was the call's own, or a normal return inside its caller's transaction, which then rolls back.
+     */
+    ROLLED_BACK
 }

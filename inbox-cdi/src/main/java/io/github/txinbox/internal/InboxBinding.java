@@ -8,7 +8,10 @@ import io.github.txinbox.MessageIdResolver;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -29,13 +32,41 @@ import java.util.List;
  * @param kafkaRecord        whether that parameter is a Kafka {@code ConsumerRecord} (else a JMS message)
  * @param returnsInboxResult whether the method returns {@link InboxResult} (else {@code void})
  * @param rethrowRetry       whether a retry throws {@link io.github.txinbox.InboxRetryException} out of the method
+ * @param transaction        whose transaction the method runs in, as far as the bean's kind tells
  */
 record InboxBinding(String description, String scope, String key, Class<? extends MessageIdResolver> resolver,
-        int messageParameter, boolean kafkaRecord, boolean returnsInboxResult, boolean rethrowRetry) {
+        int messageParameter, boolean kafkaRecord, boolean returnsInboxResult, boolean rethrowRetry,
+        Transaction transaction) {
+
+    /**
+     * Whose transaction an {@code @Inbox} method runs in. It decides whether a call whose transaction will not commit
+     * may return normally: only inside its caller's transaction, whose end the caller's delivery is part of.
+     */
+    enum Transaction {
+        /**
+         * Always its caller's: a message-driven bean's method in the container's delivery transaction (the broker
+         * sees its rollback), or a session bean's {@code MANDATORY} method.
+         */
+        CALLERS,
+        /**
+         * A CDI bean's: {@link TransactionBoundary} notes, before {@code @Transactional}, which transaction the
+         * caller was in, and the call's is its own when the two differ or nothing was noted.
+         */
+        NOTED,
+        /**
+         * A session bean's {@code REQUIRED}, {@code REQUIRES_NEW} or {@code SUPPORTS} method: the EJB container
+         * begins a transaction before any CDI interceptor runs, so whether it is the caller's cannot be seen, and the
+         * call is treated as owning it.
+         */
+        UNKNOWN
+    }
 
     private static final String EJB_TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
     private static final String EJB_TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
     private static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
+    private static final String MESSAGE_DRIVEN = "jakarta.ejb.MessageDriven";
+    private static final List<String> SESSION_BEANS =
+            List.of("jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton");
 
     /**
      * What to do instead of {@code @Inbox} on a bean that runs without a transaction, which is what a message-driven
@@ -91,7 +122,33 @@ record InboxBinding(String description, String scope, String key, Class<? extend
                 parameter,
                 isRecord(site.method(), parameter),
                 site.method().getReturnType() == InboxResult.class,
-                inbox.rethrowRetry());
+                inbox.rethrowRetry(),
+                transaction(site));
+    }
+
+    /** Whose transaction the site runs in, from the bean's kind and its transaction attribute. */
+    private static Transaction transaction(Site site) {
+        if (annotated(site.classAnnotations(), MESSAGE_DRIVEN)) {
+            return Transaction.CALLERS;
+        }
+        if (SESSION_BEANS.stream().anyMatch(name -> annotated(site.classAnnotations(), name))) {
+            List<String> ignored = new ArrayList<>();
+            String where = site.description();
+            String attribute = firstNonNull(
+                    enumValue(site.methodAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, ignored),
+                    enumValue(site.classAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, ignored));
+            return "MANDATORY".equals(attribute) ? Transaction.CALLERS : Transaction.UNKNOWN;
+        }
+        return Transaction.NOTED;
+    }
+
+    private static boolean annotated(Collection<Annotation> annotations, String annotationName) {
+        for (Annotation annotation : annotations) {
+            if (annotation.annotationType().getName().equals(annotationName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -158,6 +215,14 @@ record InboxBinding(String description, String scope, String key, Class<? extend
                     + "holds it in @Inbox(key = ...), or Inbox.KAFKA_RECORD_KEY for the record's key, or "
                     + "Inbox.KAFKA_TOPIC_PARTITION_OFFSET for its place in the topic (docs/kafka.md)");
         }
+        if (record && inbox.key().equals(Inbox.KAFKA_RECORD_KEY)) {
+            Class<?> keyType = recordKeyType(method, parameter);
+            if (keyType != null && keyType != Object.class && !KafkaRecordIds.KEY_TYPES.contains(keyType.getName())) {
+                problems.add(where + " reads the id from the record's key, a " + keyType.getName() + ", which has "
+                        + "no exact text to be an id; key the records by a String, byte[], ByteBuffer, Bytes, UUID, "
+                        + "Long, Integer or Short, or name a header that holds the id in @Inbox(key = ...)");
+            }
+        }
         if (kafkaKey && parameter >= 0 && !record) {
             problems.add(where + " names the key '" + inbox.key() + "', which only a Kafka ConsumerRecord has, but "
                     + "takes a JMS message");
@@ -191,6 +256,24 @@ record InboxBinding(String description, String scope, String key, Class<? extend
             }
         }
         return -1;
+    }
+
+    /** The key type a {@code ConsumerRecord<K, V>} parameter declares, or {@code null} where it names no class. */
+    private static Class<?> recordKeyType(Method method, int parameter) {
+        Type type = method.getGenericParameterTypes()[parameter];
+        if (type instanceof ParameterizedType generic && generic.getActualTypeArguments().length == 2) {
+            Type key = generic.getActualTypeArguments()[0];
+            if (key instanceof Class<?> keyClass) {
+                return keyClass;
+            }
+            if (key instanceof ParameterizedType keyGeneric && keyGeneric.getRawType() instanceof Class<?> raw) {
+                return raw;
+            }
+            if (key instanceof GenericArrayType) {
+                return Object[].class;
+            }
+        }
+        return null;
     }
 
     /** Whether the parameter at that index (-1 for none) is a Kafka record. */

@@ -6,6 +6,7 @@ import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
+import io.github.txinbox.InboxRolledBackException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.MessageIdResolver;
 import io.github.txinbox.MissingMessageIdException;
@@ -20,13 +21,15 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Applies the {@link Inbox @Inbox} result rules around a method, in the method's own transaction.
+ * Applies the {@link Inbox @Inbox} result rules around a method, in the method's transaction, and reports each call
+ * (log, event, metrics) once that transaction has ended, as what it ended with.
  *
  * <p>Enabled by its {@link Priority} (no beans.xml entry needed), early in the library range
  * ({@code LIBRARY_BEFORE + 100}): after the container has begun the transaction ({@code @Transactional} runs at
@@ -61,12 +64,14 @@ public class InboxInterceptor {
     private Event<InboxEvent> events;
 
     /**
-     * Decides what becomes of the call (claim, then invoke the method or not, then read its result), then settles
-     * that decision in one place.
+     * Decides what becomes of the call (claim, then invoke the method or not, then read its result), applies that
+     * decision to the call, and reports it once the transaction has ended.
      *
      * @param invocation the intercepted invocation
      * @return what the method returned; {@link InboxResult#duplicate()} or {@code null} when it was not invoked
-     * @throws Exception what the method threw, unchanged, other than {@link InboxRetryException}
+     * @throws Exception what the method threw, unchanged, other than {@link InboxRetryException};
+     *                   {@link InboxRolledBackException} when the method returned but its own transaction will not
+     *                   commit
      */
     @AroundInvoke
     public Object apply(InvocationContext invocation) throws Exception {
@@ -81,7 +86,11 @@ public class InboxInterceptor {
         if (status != Status.STATUS_ACTIVE) {
             throw new NoActiveTransactionException("@Inbox " + binding.description(), status);
         }
-        return settle(binding, invocation, decide(binding, invocation), start);
+        Completion completion = new Completion(binding, start);
+        // Registered while the transaction is active; its end, not the method's return, is what gets reported.
+        transactions.registerInterposedSynchronization(completion);
+        Decision decision = decide(binding, invocation);
+        return settle(binding, invocation, decision, completion);
     }
 
     /**
@@ -177,21 +186,40 @@ public class InboxInterceptor {
     }
 
     /**
-     * Applies a decision, the one place with side effects after the claim: marks the transaction for rollback, logs,
-     * fires the event, then returns or throws. A retry leaves by an exception when asked to ({@code rethrowRetry}) or
-     * when this call's transaction ends as it returns, since its caller acknowledges the message on a normal return.
+     * Applies a decision to the call: marks the transaction for rollback when the decision throws, then returns or
+     * throws. A call whose transaction will not commit (the decision rolls it back, or the method left it marked for
+     * rollback) returns normally only inside its caller's transaction, whose end the caller's delivery is part of, and
+     * only for a retry (unless {@code rethrowRetry}) or a method that returned; anywhere else its transaction ends as
+     * the call returns, and the caller would acknowledge a message whose work rolled back.
      */
-    private Object settle(InboxBinding binding, InvocationContext invocation, Decision decision, long start)
-            throws Exception {
+    private Object settle(InboxBinding binding, InvocationContext invocation, Decision decision,
+            Completion completion) throws Exception {
         Throwable thrown = decision.thrown();
         if (thrown != null) {
             markRollbackOnly(thrown);
         }
-        log(binding, decision);
-        notify(binding, decision, start);
-        if (thrown == null || thrown instanceof InboxRetryException && !binding.rethrowRetry()
-                && !TransactionBoundary.ownTransaction(invocation.getContextData(),
-                        transactions.getTransactionKey())) {
+        boolean markedByMethod = thrown == null && transactions.getTransactionStatus() != Status.STATUS_ACTIVE;
+        completion.decided(decision, markedByMethod);
+        if (thrown == null && !markedByMethod) {
+            return decision.returned();
+        }
+        boolean callers = switch (binding.transaction()) {
+            case CALLERS -> true;
+            case NOTED -> TransactionBoundary.callersTransaction(invocation.getContextData(),
+                    transactions.getTransactionKey());
+            case UNKNOWN -> false;
+        };
+        if (thrown == null) {
+            if (callers) {
+                return decision.returned();
+            }
+            throw new InboxRolledBackException("@Inbox " + binding.description() + " returned " + decision.outcome()
+                    + " for " + decision.messageId() + " in scope " + binding.scope() + ", but its transaction is "
+                    + "marked for rollback (by the method, or by a call it made that failed), so nothing it did "
+                    + "commits, the marker included. The transaction is the call's own, so the call throws instead "
+                    + "of returning, and the broker delivers the message again");
+        }
+        if (thrown instanceof InboxRetryException && !binding.rethrowRetry() && callers) {
             return decision.returned();
         }
         if (thrown instanceof Error error) {
@@ -201,7 +229,75 @@ public class InboxInterceptor {
     }
 
     /**
-     * Logs a decision under its outcome; a failure or a missing id is not logged here, since its exception leaves
+     * Reports a call once its transaction has ended: the outcome that ended (a decision to commit whose transaction
+     * rolled back is {@link InboxOutcome#ROLLED_BACK}), logged and fired as an {@link InboxEvent}.
+     */
+    private void report(InboxBinding binding, Decision decision, boolean markedByMethod, int status, long start) {
+        InboxOutcome outcome = decision.outcome();
+        String reason = decision.reason();
+        if (decision.thrown() == null && status != Status.STATUS_COMMITTED) {
+            outcome = InboxOutcome.ROLLED_BACK;
+            reason = decision.outcome() + " decided, but " + (markedByMethod
+                    ? "the method returned with its transaction marked for rollback"
+                    : "the transaction did not commit (status " + status + "): its commit failed, or it timed out");
+        }
+        Decision ended = new Decision(outcome, decision.messageId(), reason, null, decision.thrown());
+        log(binding, ended);
+        notify(binding, ended, start);
+    }
+
+    /**
+     * Waits for both the decision and the transaction's end, which usually come in that order on one thread, but not
+     * when a timeout rolls the transaction back on another thread while the method still runs; the second of the two
+     * reports the call.
+     */
+    private final class Completion implements Synchronization {
+
+        private final InboxBinding binding;
+        private final long start;
+        private Decision decision;
+        private boolean markedByMethod;
+        private Integer status;
+
+        Completion(InboxBinding binding, long start) {
+            this.binding = binding;
+            this.start = start;
+        }
+
+        void decided(Decision decided, boolean marked) {
+            Integer ended;
+            synchronized (this) {
+                decision = decided;
+                markedByMethod = marked;
+                ended = status;
+            }
+            if (ended != null) {
+                report(binding, decided, marked, ended, start);
+            }
+        }
+
+        @Override
+        public void beforeCompletion() {
+            // Nothing to do before the commit: the marker is already written.
+        }
+
+        @Override
+        public void afterCompletion(int ended) {
+            Decision decided;
+            boolean marked;
+            synchronized (this) {
+                status = ended;
+                decided = decision;
+                marked = markedByMethod;
+            }
+            if (decided != null) {
+                report(binding, decided, marked, ended, start);
+            }
+        }
+    }
+
+    /**
+     * Logs an ended call under its outcome; a failure or a missing id is not logged here, since its exception left
      * the call for the container to log.
      */
     private static void log(InboxBinding binding, Decision decision) {
@@ -215,10 +311,12 @@ public class InboxInterceptor {
                     + binding.description() + ": " + decision.reason());
             case RETRY -> LOG.info(() -> "Retry of " + id + " in scope " + binding.scope() + " for "
                     + binding.description() + ": " + decision.reason()
-                    + "; the transaction rolls back and the broker redelivers");
+                    + "; the transaction rolled back and the broker redelivers");
             case HELD -> LOG.warning(() -> "Held: " + id + " in scope " + binding.scope() + " for "
                     + binding.description() + ": " + decision.reason()
-                    + "; the transaction rolls back and the broker redelivers");
+                    + "; the transaction rolled back and the broker redelivers");
+            case ROLLED_BACK -> LOG.warning(() -> "Rolled back: " + id + " in scope " + binding.scope() + " for "
+                    + binding.description() + ": " + decision.reason() + "; the broker redelivers");
             default -> {
                 // FAILURE, MISSING_ID: the exception speaks.
             }
@@ -242,8 +340,15 @@ public class InboxInterceptor {
             } else {
                 String key = binding.keyGiven(settings.defaultKey());
                 if (binding.kafkaRecord()) {
-                    id = KafkaRecordIds.read(message, key);
-                    source = KafkaRecordIds.source(key);
+                    String read;
+                    try {
+                        read = KafkaRecordIds.read(message, key);
+                        source = KafkaRecordIds.source(key);
+                    } catch (KafkaRecordIds.UnreadableIdException e) {
+                        read = null;
+                        source = e.getMessage();
+                    }
+                    id = read;
                 } else {
                     id = JmsMessageIds.read(message, key);
                     source = key.isEmpty()
@@ -263,8 +368,8 @@ public class InboxInterceptor {
     }
 
     /**
-     * Fires the call's {@link InboxEvent} to the application's synchronous observers. An observer's exception must
-     * not turn the inbox's decision into another, so it is logged and dropped.
+     * Fires the call's {@link InboxEvent} to the application's synchronous observers, after the transaction ended.
+     * An observer's exception cannot change what the transaction ended with, so it is logged and dropped.
      */
     private void notify(InboxBinding binding, Decision decision, long start) {
         InboxEvent event = new InboxEvent(binding.scope(), decision.messageId(), decision.outcome(), decision.reason(),

@@ -19,33 +19,33 @@ import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 
 /**
- * Counts the inbox's decisions and times them in the application's MicroProfile Metrics registry, from the
+ * Counts the calls the inbox reported, by what their transactions ended with, and times them in the application's MicroProfile Metrics registry, from the
  * {@link InboxEvent}s, under the names and tags docs/inbox.md lists, which are kept stable. Not discovered:
  * {@link InboxExtension} adds it as an application-scoped bean where the MicroProfile Metrics API is present, so that
  * nothing else in the library depends on it.
  */
 public class InboxMetrics {
 
-    /** The counter of decisions, tagged {@value #SCOPE_TAG} and {@value #OUTCOME_TAG}. */
+    /** The counter of ended calls, tagged {@value #SCOPE_TAG} and {@value #OUTCOME_TAG}. */
     static final String MESSAGES = "txinbox.messages";
 
-    /** The timer of calls, from the interceptor's start to its decision, the handler included; same tags. */
+    /** The timer of calls, from the interceptor's start to the end of the transaction; same tags. */
     static final String DURATION = "txinbox.duration";
 
     /** The tag holding the deduplication scope. */
     static final String SCOPE_TAG = "scope";
 
     /** The tag holding the outcome, in lower case: processed, skipped, retry, held, duplicate, failure,
-     * missing_id. */
+     * missing_id, rolled_back. */
     static final String OUTCOME_TAG = "outcome";
 
     private static final Logger LOG = Logger.getLogger(InboxMetrics.class.getName());
 
     private static final Metadata MESSAGES_METADATA = Metadata.builder().withName(MESSAGES)
-            .withDescription("Messages the inbox decided on, by scope and outcome").build();
+            .withDescription("Messages the inbox handled, by scope and what their transaction ended with").build();
 
     private static final Metadata DURATION_METADATA = Metadata.builder().withName(DURATION)
-            .withDescription("Time from the inbox's claim to its decision, the handler included, by scope and outcome")
+            .withDescription("Time from the inbox's claim to the end of the transaction, by scope and outcome")
             .withUnit(MetricUnits.NANOSECONDS).build();
 
     private record Key(String scope, InboxOutcome outcome) {
@@ -63,7 +63,7 @@ public class InboxMetrics {
     private volatile boolean unavailable;
 
     /**
-     * Records one decision; first among the observers, so that an application observer that fails cannot hide it.
+     * Records one ended call; first among the observers, so that an application observer that fails cannot hide it.
      */
     void record(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) InboxEvent event) {
         if (unavailable) {

@@ -17,8 +17,8 @@ import java.util.Objects;
  *
  * <p>When the claim's transaction is not the caller's, it began with this call and ends when the call returns: the
  * caller (a message-driven bean that does not run in a transaction, whose delivery is acknowledged when
- * {@code onMessage} returns) must then learn of a retry by an exception, or it acknowledges a message whose work
- * rolled back.
+ * {@code onMessage} returns) must then learn of a retry, or of a transaction marked for rollback, by an exception, or
+ * it acknowledges a message whose work rolled back.
  */
 @Inbox
 @Interceptor
@@ -55,15 +55,18 @@ public class TransactionBoundary {
     }
 
     /**
-     * Tells whether the transaction now active began within the intercepted call: it is not the one its caller was
-     * in. {@code false} when the call's entry was not noted (the container did not run this interceptor).
+     * Tells whether the transaction now active is the one the caller was in when the call entered. {@code false} when
+     * the call's entry was not noted (the container did not run this interceptor): what cannot be known is treated as
+     * the call's own transaction, the safe side, since a call that owns its transaction must not return normally when
+     * it will not commit.
      *
      * @param contextData the invocation's context data
      * @param current     the key of the transaction now active
-     * @return whether the transaction is the call's own
+     * @return whether the transaction is known to be the caller's
      */
-    static boolean ownTransaction(Map<String, Object> contextData, Object current) {
-        return contextData.get(KEY) instanceof CallersTransaction callers && !Objects.equals(callers.key(), current);
+    static boolean callersTransaction(Map<String, Object> contextData, Object current) {
+        return contextData.get(KEY) instanceof CallersTransaction callers && callers.key() != null
+                && Objects.equals(callers.key(), current);
     }
 
     /** The caller's transaction key, {@code null} when the caller had none. */

@@ -27,6 +27,58 @@ import org.junit.jupiter.api.Test;
 
 class InboxBindingTest {
 
+    @jakarta.ejb.MessageDriven
+    static class MessageDrivenListener implements MessageListener {
+        @Override
+        @Inbox
+        public void onMessage(Message message) {
+        }
+    }
+
+    @jakarta.ejb.Stateless
+    static class SessionHandlers {
+        @Inbox
+        public void required(Message message) {
+        }
+
+        @Inbox
+        @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+        public void requiresNew(Message message) {
+        }
+
+        @Inbox
+        @TransactionAttribute(TransactionAttributeType.MANDATORY)
+        public void mandatory(Message message) {
+        }
+    }
+
+    @Test
+    void aMessageDrivenBeanRunsInItsCallersTransactionTheContainersDelivery() {
+        assertEquals(InboxBinding.Transaction.CALLERS,
+                binding(MessageDrivenListener.class, "onMessage").transaction());
+    }
+
+    @Test
+    void aSessionBeanOwnsItsTransactionUnlessItIsMandatory() {
+        assertEquals(InboxBinding.Transaction.UNKNOWN, binding(SessionHandlers.class, "required").transaction());
+        assertEquals(InboxBinding.Transaction.UNKNOWN, binding(SessionHandlers.class, "requiresNew").transaction());
+        assertEquals(InboxBinding.Transaction.CALLERS, binding(SessionHandlers.class, "mandatory").transaction());
+    }
+
+    @Test
+    void aRecordKeyWithoutExactTextFailsTheDeployment() {
+        assertTrue(problems(KafkaHandlers.class, "byteBufferKey").isEmpty());
+        assertTrue(problem(KafkaHandlers.class, "doubleKey").contains("reads the id from the record's key, a "
+                + "java.lang.Double, which has no exact text to be an id"), problem(KafkaHandlers.class, "doubleKey"));
+        assertTrue(problem(KafkaHandlers.class, "arrayKey").contains("a [I, which"),
+                problem(KafkaHandlers.class, "arrayKey"));
+    }
+
+    @Test
+    void aCdiBeanLeavesItToTheNotedBoundary() {
+        assertEquals(InboxBinding.Transaction.NOTED, binding(Listener.class, "onMessage").transaction());
+    }
+
     @Inbox
     static class Listener implements MessageListener {
         @Override
@@ -53,6 +105,18 @@ class InboxBindingTest {
 
         @Inbox(key = Inbox.KAFKA_RECORD_KEY)
         public void kafkaKeyOnJms(Message message) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_RECORD_KEY)
+        public void byteBufferKey(ConsumerRecord<java.nio.ByteBuffer, String> record) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_RECORD_KEY)
+        public void doubleKey(ConsumerRecord<Double, String> record) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_RECORD_KEY)
+        public void arrayKey(ConsumerRecord<int[], String> record) {
         }
     }
 

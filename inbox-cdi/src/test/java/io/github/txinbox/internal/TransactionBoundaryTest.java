@@ -16,22 +16,22 @@ class TransactionBoundaryTest {
     }
 
     @Test
-    void aTransactionBegunWhereTheCallerHadNoneIsTheCallsOwn() {
-        assertTrue(TransactionBoundary.ownTransaction(noted(null), "tx-1"));
+    void aTransactionBegunWhereTheCallerHadNoneIsNotTheCallers() {
+        assertFalse(TransactionBoundary.callersTransaction(noted(null), "tx-1"));
     }
 
     @Test
-    void aNewTransactionBesideTheCallersIsTheCallsOwn() {
-        assertTrue(TransactionBoundary.ownTransaction(noted("tx-1"), "tx-2"));
+    void aNewTransactionBesideTheCallersIsNotTheCallers() {
+        assertFalse(TransactionBoundary.callersTransaction(noted("tx-1"), "tx-2"));
     }
 
     @Test
-    void theCallersTransactionIsNotTheCallsOwn() {
-        assertFalse(TransactionBoundary.ownTransaction(noted("tx-1"), "tx-1"));
+    void theTransactionTheCallerWasInIsTheCallers() {
+        assertTrue(TransactionBoundary.callersTransaction(noted("tx-1"), "tx-1"));
     }
 
     @Test
-    void aCallWhoseEntryWasNotNotedKeepsTheDeclaredRule() {
-        assertFalse(TransactionBoundary.ownTransaction(new HashMap<>(), "tx-1"));
+    void aCallWhoseEntryWasNotNotedIsNotKnownToBeInTheCallersTransaction() {
+        assertFalse(TransactionBoundary.callersTransaction(new HashMap<>(), "tx-1"));
     }
 }
