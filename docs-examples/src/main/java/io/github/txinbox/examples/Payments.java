@@ -3,10 +3,13 @@ package io.github.txinbox.examples;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxResult;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 // tag::payments[]
 @Stateless
+@TransactionAttribute(TransactionAttributeType.MANDATORY) // always in its caller's transaction
 public class Payments {
 
     @Inject

@@ -3,6 +3,7 @@ package io.github.txinbox.it;
 import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.ArtemisSession;
@@ -34,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * The set-up that acknowledges after the commit ({@link AckAfterCommitListener}: a message-driven bean without a
  * transaction calling a {@code @Transactional @Inbox} bean), with the server killed with SIGKILL or halted at each
  * point of a message's life, then started again: in the handler; before the commit (in the transaction's
- * before-completion phase); after the commit and before {@code onMessage} returned, the window the inbox is for (an
- * {@code AFTER_SUCCESS} observer of the inbox's event halts the JVM, {@link AckAfterCommitCrashPoints}); and the
+ * before-completion phase); after the commit and before {@code onMessage} returned, the window the inbox is for (a
+ * synchronization of the handler's transaction halts the JVM once it committed, {@link AckAfterCommitCrashPoints}); and the
  * commit failing with the server running, its connection killed. After each, the message comes back by itself and is
  * processed once or recognised as a duplicate; nothing is dead-lettered, nothing is left on the queue, and nothing is
  * prepared anywhere. No step of the test resolves anything: the broker's delivery was never in a transaction.
@@ -196,12 +197,12 @@ class AckAfterCommitCrashIT {
     void killedBeforeTheCommitTheRedeliveryIsProcessedOnce() throws Exception {
         String orderId = TestDatabase.newOrderId();
         sendAndKill(orderId, "hang-before-commit");
-        // The handler had returned and the inbox had decided; the commit never came.
-        assertEquals(1, decisions(orderId, "PROCESSED"));
+        // The handler had returned and the inbox had decided; the commit never came, so nothing was reported.
+        assertEquals(0, decisions(orderId, "PROCESSED"));
         assertEquals(0, invoices(orderId));
         assertEquals(0, markers(orderId));
 
-        restartAndDrain(orderId, "PROCESSED", 2);
+        restartAndDrain(orderId, "PROCESSED", 1);
         assertEquals(2, calls(orderId), "the redelivery reached the handler");
         assertEquals(1, invoices(orderId));
         assertEquals(1, markers(orderId));
@@ -218,7 +219,8 @@ class AckAfterCommitCrashIT {
 
         restartAndDrain(orderId, "DUPLICATE", 1);
         assertEquals(1, calls(orderId), "the handler ran once");
-        assertEquals(1, decisions(orderId, "PROCESSED"));
+        // The halt may come before the inbox reported the commit: the events are a record, the table the ledger.
+        assertTrue(decisions(orderId, "PROCESSED") <= 1, "reported processed more than once");
         assertEquals(1, invoices(orderId));
         assertEquals(1, markers(orderId));
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxResult;
+import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.HeldMarker;
@@ -84,7 +85,7 @@ class InboxMetricsIT {
     private Map<String, Long> snapshot() {
         Map<String, Long> values = new TreeMap<>();
         for (String outcome : new String[] {"processed", "duplicate", "skipped", "retry", "held", "failure",
-            "missing_id"}) {
+            "missing_id", "rolled_back"}) {
             values.put(outcome, count(outcome));
             values.put(outcome + " timed", timed(outcome));
         }
@@ -121,9 +122,17 @@ class InboxMetricsIT {
     @Test
     void retriesReturnedAndThrownAreCounted() {
         Map<String, Long> before = snapshot();
-        service.place(newOrderId(), "retry");
-        service.place(newOrderId(), "retry-exception");
+        // The bean's own transaction: the retry is thrown whether returned or thrown.
+        assertThrows(EJBException.class, () -> service.place(newOrderId(), "retry"));
+        assertThrows(EJBException.class, () -> service.place(newOrderId(), "retry-exception"));
         assertMoved(before, "retry", 2);
+    }
+
+    @Test
+    void aCallThatReturnedButDidNotCommitIsCountedRolledBackNotProcessed() {
+        Map<String, Long> before = snapshot();
+        assertThrows(EJBException.class, () -> service.place(newOrderId(), "rollback-only"));
+        assertMoved(before, "rolled_back", 1);
     }
 
     @Test
@@ -131,8 +140,8 @@ class InboxMetricsIT {
         String orderId = newOrderId();
         Map<String, Long> before = snapshot();
         try (HeldMarker held = HeldMarker.hold(SCOPE, "metrics", orderId)) {
-            InboxResult result = service.place(orderId, "process");
-            assertEquals(InboxOutcome.RETRY, result.outcome(), "the caller is told to retry");
+            EJBException e = assertThrows(EJBException.class, () -> service.place(orderId, "process"));
+            assertTrue(e.getCause() instanceof InboxRetryException, "the caller is told to retry: " + e.getCause());
         }
         assertMoved(before, "held", 1);
         var timer = registry.getTimers().get(id(DURATION, "held"));

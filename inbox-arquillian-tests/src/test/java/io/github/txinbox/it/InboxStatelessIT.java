@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
+import io.github.txinbox.InboxRolledBackException;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
 import io.github.txinbox.it.app.Transactions;
@@ -97,9 +98,13 @@ class InboxStatelessIT {
     }
 
     @Test
-    void aReturnedRetryRollsBackWritesAndMarker() {
+    void aReturnedRetryInTheBeansOwnTransactionIsThrownAndRollsBackWritesAndMarker() {
         String orderId = newOrderId();
-        assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry"));
+        // The container began the transaction for this call and ends it as the call returns: a normal return would
+        // tell a caller without a transaction that the message was handled.
+        EJBException e = assertThrows(EJBException.class, () -> service.place(orderId, "retry"));
+        assertTrue(e.getCause() instanceof InboxRetryException, String.valueOf(e.getCause()));
+        assertEquals("try again later", e.getCause().getMessage());
         assertEquals(0, invoices(orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
 
@@ -109,11 +114,26 @@ class InboxStatelessIT {
     }
 
     @Test
-    void aThrownRetryReturnsNormallyAndRollsBack() {
+    void aThrownRetryInTheBeansOwnTransactionLeavesTheCallAndRollsBack() {
         String orderId = newOrderId();
-        assertEquals(InboxResult.retry("try again later"), service.place(orderId, "retry-exception"));
+        EJBException e = assertThrows(EJBException.class, () -> service.place(orderId, "retry-exception"));
+        assertTrue(e.getCause() instanceof InboxRetryException, String.valueOf(e.getCause()));
         assertEquals(0, invoices(orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
+    }
+
+    @Test
+    void aMethodThatMarksItsOwnTransactionForRollbackAndReturnsThrowsAndNothingCommits() {
+        String orderId = newOrderId();
+        EJBException e = assertThrows(EJBException.class, () -> service.place(orderId, "rollback-only"));
+        assertTrue(e.getCause() instanceof InboxRolledBackException, String.valueOf(e.getCause()));
+        assertTrue(e.getCause().getMessage().startsWith("@Inbox " + OrderService.class.getName() + ".place returned "
+                + "PROCESSED for " + orderId + " in scope " + SCOPE + ", but its transaction is marked for rollback"),
+                e.getCause().getMessage());
+        assertEquals(0, invoices(orderId));
+        assertEquals(0, markers(INBOX, SCOPE, orderId));
+        assertEquals(InboxResult.processed(), service.place(orderId, "process"), "the next attempt is processed");
+        assertEquals(1, invoices(orderId));
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.github.txinbox.it.kafka.KafkaOrders;
 import io.github.txinbox.it.kafka.KafkaOrdersConsumer;
 import io.github.txinbox.it.messaging.OrderIdResolver;
 import io.github.txinbox.it.messaging.OrderService;
+import io.github.txinbox.it.messaging.FailingStep;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.DecisionLog;
 import java.io.File;
@@ -96,7 +97,7 @@ public final class Deployments {
      */
     public static WebArchive withMessaging(WebArchive war) {
         war.addPackage(DecisionLog.class.getPackage())
-                .addClasses(Orders.class, OrderService.class, OrderIdResolver.class, CrashPoint.class,
+                .addClasses(Orders.class, OrderService.class, OrderIdResolver.class, FailingStep.class, CrashPoint.class,
                         CrashPoint.Phase.class);
         String directory = Server.current().descriptors();
         for (String descriptor : new String[] {"ejb-jar.xml", "glassfish-ejb-jar.xml", "ibm-ejb-jar-bnd.xml"}) {

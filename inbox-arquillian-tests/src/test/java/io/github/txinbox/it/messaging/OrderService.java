@@ -3,6 +3,8 @@ package io.github.txinbox.it.messaging;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
+import jakarta.annotation.Resource;
+import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
@@ -20,6 +22,9 @@ public class OrderService {
 
     @Inject
     Orders orders;
+
+    @Resource
+    SessionContext context;
 
     /**
      * Handles an order message: skips it when its {@code behaviour} is {@code skip}, else invoices it.
@@ -60,7 +65,8 @@ public class OrderService {
      * {@code skip} returns a skip and writes nothing; the others invoice the order, then {@code process} returns
      * processed ({@code slow} after {@value SLOW_MILLIS} ms), {@code retry} returns a retry, {@code retry-exception}
      * throws {@link InboxRetryException}, {@code fail} throws {@link IllegalStateException} and {@code duplicate}
-     * returns {@link InboxResult#duplicate()}, which is the inbox's answer, not a method's.
+     * returns {@link InboxResult#duplicate()}, which is the inbox's answer, not a method's; {@code rollback-only} marks
+     * the transaction for rollback and returns processed.
      *
      * @param orderId   the order, and the message id
      * @param behaviour what to do
@@ -83,6 +89,10 @@ public class OrderService {
             case "retry-exception" -> throw new InboxRetryException("try again later");
             case "fail" -> throw new IllegalStateException("failed to place " + orderId);
             case "duplicate" -> InboxResult.duplicate();
+            case "rollback-only" -> {
+                context.setRollbackOnly();
+                yield InboxResult.processed();
+            }
             default -> throw new IllegalArgumentException(behaviour);
         };
     }

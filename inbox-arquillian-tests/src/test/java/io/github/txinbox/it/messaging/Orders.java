@@ -1,13 +1,18 @@
 package io.github.txinbox.it.messaging;
 
+import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.it.app.Invoice;
 import io.github.txinbox.it.app.TestDatabase;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJBException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,8 +21,9 @@ import java.util.concurrent.TimeUnit;
  * asks, on the first delivery only: {@code retry-first} throws {@link InboxRetryException}, {@code fail-first}
  * throws an ordinary exception, {@code stall-first} publishes its database connection's backend pid and waits until
  * the test releases it (meanwhile the test kills that connection), {@code fail-commit-first} writes a row that
- * breaks a deferred foreign key, so that the commit itself fails. On every delivery, {@code slow} takes 100 ms in the
- * transaction.
+ * breaks a deferred foreign key, so that the commit itself fails, {@code rollback-only-first} marks the transaction for
+ * rollback and returns, {@code catch-nested-first} calls {@link FailingStep} and swallows its failure. On every
+ * delivery, {@code slow} takes 100 ms in the transaction.
  */
 @ApplicationScoped
 public class Orders {
@@ -31,6 +37,9 @@ public class Orders {
     @PersistenceContext
     private EntityManager entityManager;
 
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    private TransactionSynchronizationRegistry transactions;
+
     /**
      * Handles an order message for a consumer.
      *
@@ -42,6 +51,8 @@ public class Orders {
         int delivery = message.getIntProperty("JMSXDeliveryCount");
         recordCall(consumer, orderId, delivery);
         entityManager.persist(new Invoice(consumer, orderId));
+        // The invoice reaches the database now, so that whatever follows rolls back real work.
+        entityManager.flush();
         String behaviour = message.getStringProperty(BEHAVIOUR);
         if (delivery == 1 && "retry-first".equals(behaviour)) {
             throw new InboxRetryException("stock for " + orderId + " not yet available");
@@ -54,6 +65,20 @@ public class Orders {
         }
         if (delivery == 1 && "stall-first".equals(behaviour)) {
             stall(orderId);
+        }
+        if (delivery == 1 && "rollback-only-first".equals(behaviour)) {
+            // As a handler does that decides its work must not commit, and returns.
+            transactions.setRollbackOnly();
+        }
+        if (delivery == 1 && "catch-nested-first".equals(behaviour)) {
+            // As a handler does that catches the failure of a step it called: the step's container marked the
+            // transaction for rollback on the way out.
+            try {
+                CDI.current().select(FailingStep.class).get().fail(orderId);
+                throw new IllegalStateException("the failing step returned");
+            } catch (EJBException expected) {
+                // Swallowed, as the handler under test does.
+            }
         }
         if (delivery == 1 && "fail-commit-first".equals(behaviour)) {
             // Checked only when the transaction commits (or prepares, under XA).
@@ -84,6 +109,23 @@ public class Orders {
                 return;
             }
         }
+    }
+
+    /**
+     * Handles an order message as {@link #handle} does, for a handler that returns its result: {@code
+     * retry-returned-first} returns a retry on the first delivery, after the invoice is written.
+     *
+     * @param consumer the consumer's name, written to the invoice
+     * @param message  the message
+     * @return what became of it
+     */
+    public InboxResult handleReturning(String consumer, Message message) throws JMSException {
+        handle(consumer, message);
+        if (message.getIntProperty("JMSXDeliveryCount") == 1
+                && "retry-returned-first".equals(message.getStringProperty(BEHAVIOUR))) {
+            return InboxResult.retry("order " + message.getStringProperty(ORDER_ID) + " asked for a retry");
+        }
+        return InboxResult.processed();
     }
 
     /**

@@ -8,8 +8,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 
 /**
@@ -28,9 +26,6 @@ public class AckAfterCommitHandler {
     @Inject
     Orders orders;
 
-    @PersistenceContext
-    EntityManager entityManager;
-
     /**
      * Handles a message.
      *
@@ -47,8 +42,7 @@ public class AckAfterCommitHandler {
                 Orders.recordCall(SCOPE, orderId, message.getIntProperty("JMSXDeliveryCount"));
                 return InboxResult.skipped("order " + orderId + " is not ours");
             }
-            orders.handle(SCOPE, message);
-            entityManager.flush();
+            InboxResult result = orders.handleReturning(SCOPE, message);
             if ("fail-always".equals(behaviour)) {
                 throw new IllegalStateException("simulated failure of every delivery of " + orderId);
             }
@@ -56,7 +50,7 @@ public class AckAfterCommitHandler {
                 CrashPoint.hangOnce(orderId);
             }
             AckAfterCommitCrashPoints.plan(orderId, behaviour);
-            return InboxResult.processed();
+            return result;
         } catch (JMSException e) {
             throw new IllegalStateException(e);
         }
