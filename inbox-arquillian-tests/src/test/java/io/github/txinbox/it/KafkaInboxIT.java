@@ -12,21 +12,36 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
+import io.github.txinbox.Inbox;
+import io.github.txinbox.it.app.Invoice;
+import io.github.txinbox.it.kafka.InApplication;
 import io.github.txinbox.it.kafka.KafkaOrders;
+import io.github.txinbox.it.kafka.KafkaOrdersConsumer;
+import io.github.txinbox.it.messaging.Orders;
+import io.github.txinbox.it.portable.DecisionLog;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -42,7 +57,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code @Transactional} bean whose method carries {@code @Inbox} with the id in a header ({@link KafkaOrders}), and
  * the connector commits the record's offset only after that transaction has committed. The channel reads the topic's
  * {@value #PARTITIONS} partitions in {@value #PARTITIONS} copies at once, and nacked records go to the dead-letter
- * topic {@value #DEAD_LETTER_TOPIC}.
+ * topic {@value #DEAD_LETTER_TOPIC}. A second channel reads its records' keys as {@code ByteBuffer}s, and the inbox
+ * takes the key as the id ({@link KeyedOrders}).
  */
 @Tag("kafka")
 @ExtendWith(ArquillianExtension.class)
@@ -60,6 +76,54 @@ class KafkaInboxIT {
 
     private static final int PARTITIONS = 4;
 
+    /** The channel, topic and group of {@link KeyedOrdersConsumer}, whose keys are read as {@code ByteBuffer}. */
+    private static final String KEYED = "kafka-keyed";
+
+    /**
+     * Handles a record of {@link KeyedOrdersConsumer} in a transaction of its own, deduplicating by the record's key,
+     * which the channel deserializes as a {@code ByteBuffer}, in the scope {@value #KEYED}.
+     */
+    @ApplicationScoped
+    public static class KeyedOrders {
+
+        @PersistenceContext
+        EntityManager entityManager;
+
+        /**
+         * Handles a record: records the call, then writes the invoice of the order in its value.
+         *
+         * @param record the record
+         */
+        @Transactional
+        @Inbox(scope = KEYED, key = Inbox.KAFKA_RECORD_KEY)
+        public void handle(ConsumerRecord<ByteBuffer, String> record) {
+            Orders.recordCall(KEYED, record.value(), 1);
+            entityManager.persist(new Invoice(KEYED, record.value()));
+        }
+    }
+
+    /** The consumer of the channel {@value #KEYED}, shaped as the suite's {@code KafkaOrdersConsumer}. */
+    @ApplicationScoped
+    public static class KeyedOrdersConsumer {
+
+        @Inject
+        KeyedOrders orders;
+
+        @Inject
+        InApplication inApplication;
+
+        /**
+         * Handles a record.
+         *
+         * @param record the record
+         * @return completes when the handler's transaction has committed
+         */
+        @Incoming(KEYED)
+        public CompletionStage<Void> consume(ConsumerRecord<ByteBuffer, String> record) {
+            return inApplication.run(() -> orders.handle(record));
+        }
+    }
+
     private KafkaConsumer<String, String> deadLetterReader;
 
     private final List<ConsumerRecord<String, String>> deadLettersRead = new ArrayList<>();
@@ -73,8 +137,13 @@ class KafkaInboxIT {
         KafkaBroker broker = KafkaBroker.current();
         broker.createTopicIfAbsent(TOPIC, PARTITIONS);
         broker.createTopicIfAbsent(DEAD_LETTER_TOPIC, 1);
-        return Deployments.withKafkaConsumer(Deployments.war(KafkaInboxIT.class), TOPIC, GROUP, PARTITIONS,
-                DEAD_LETTER_TOPIC, Map.of());
+        broker.createTopicIfAbsent(KEYED, 1);
+        return Deployments.withKafkaChannels(Deployments.war(KafkaInboxIT.class)
+                        .addPackage(KafkaOrders.class.getPackage()).addClasses(DecisionLog.class, Orders.class),
+                Deployments.kafkaChannel(KafkaOrdersConsumer.CHANNEL, TOPIC, GROUP, PARTITIONS, DEAD_LETTER_TOPIC,
+                        Map.of()),
+                Deployments.kafkaChannel(KEYED, KEYED, KEYED, 1, DEAD_LETTER_TOPIC,
+                        Map.of("key.deserializer", "org.apache.kafka.common.serialization.ByteBufferDeserializer")));
     }
 
     /**
@@ -178,6 +247,42 @@ class KafkaInboxIT {
         assertEquals(0, handlerCalls(SCOPE, orderId), "the handler did not run");
         assertEquals(0, invoices(SCOPE, orderId));
         afterwardsTheChannelStillConsumes();
+    }
+
+    @Test
+    void aRecordWhoseIdHeaderIsNotUtf8IsNotProcessedAndGoesToTheDeadLetterTopic() {
+        String orderId = newOrderId();
+        ProducerRecord<String, String> record = new ProducerRecord<>(TOPIC, 0, orderId, orderId);
+        // Decoded with replacement, these bytes would be an id that other invalid bytes share.
+        record.headers().add(KafkaOrders.MESSAGE_ID, new byte[] {'o', 'r', 'd', (byte) 0xff, '1'});
+        KafkaBroker.current().send(List.of(record));
+        Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLetteredOrders(orderId) == 1);
+
+        ConsumerRecord<String, String> dead = deadLetters().stream().filter(each -> orderId.equals(each.value()))
+                .findFirst().orElseThrow();
+        assertTrue(header(dead, "dead-letter-reason").contains("the header 'message-id' is not valid UTF-8"),
+                "the dead-letter topic says why: " + header(dead, "dead-letter-reason"));
+        assertEquals(0, handlerCalls(SCOPE, orderId), "the handler did not run");
+        assertEquals(0, invoices(SCOPE, orderId));
+        afterwardsTheChannelStillConsumes();
+    }
+
+    @Test
+    void byteBufferKeysOfOneLengthAreReadByTheirBytesAsTwoIds() {
+        // Two ids of one length: read by toString(), a ByteBuffer's is its position, limit and capacity, the same.
+        String first = newOrderId();
+        String second = newOrderId();
+        assertEquals(first.length(), second.length());
+        KafkaBroker.current().send(List.of(new ProducerRecord<>(KEYED, 0, first, first),
+                new ProducerRecord<>(KEYED, 0, second, second)));
+        Await.until(WAIT, "both orders of " + KEYED + " to be processed",
+                () -> TestDatabase.decisions(KEYED, first, "PROCESSED") + TestDatabase.decisions(KEYED, second,
+                        "PROCESSED") == 2);
+
+        assertEquals(1, invoices(KEYED, first));
+        assertEquals(1, invoices(KEYED, second));
+        assertEquals(1, markers(INBOX, KEYED, first), "the key's bytes are the id");
+        assertEquals(1, markers(INBOX, KEYED, second));
     }
 
     /** A nack leaves the channel consuming: a record sent afterwards to every partition is processed. */
