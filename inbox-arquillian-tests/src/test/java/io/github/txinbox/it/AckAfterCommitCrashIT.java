@@ -167,6 +167,9 @@ class AckAfterCommitCrashIT {
             }
             Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
             assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId), "the crash used up no delivery");
+            // For the record of each leg: the JMSXDeliveryCount each handler call saw, the redelivery's included.
+            System.out.println("[ack-after-commit-crash] " + Server.current() + " " + orderId + ": "
+                    + TestDatabase.deliveries(SCOPE, orderId));
         }
     }
 

@@ -178,7 +178,7 @@ class AckAfterCommitMessagingIT {
         recordDeliveries("fail-always", orderId);
 
         assertEquals(attempts(), handlerCalls(SCOPE, orderId), "one call per delivery");
-        assertEquals(attempts(), decisions(orderId, "FAILURE"));
+        Await.count(WAIT, "FAILURE decisions", attempts(), () -> decisions(orderId, "FAILURE"));
         assertEquals(0, invoices(SCOPE, orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
     }
@@ -222,8 +222,8 @@ class AckAfterCommitMessagingIT {
         messages.send(QUEUE, Map.of("testId", testId), 1);
         Await.until(WAIT, "the message to be dead-lettered", () -> messages.deadLettered("testId", testId) == 1);
 
-        assertEquals(attempts(), queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                + ".inbox_decision WHERE scope = ? AND outcome = 'MISSING_ID'", SCOPE) - missingBefore,
-                "one decision per delivery");
+        Await.count(WAIT, "MISSING_ID decisions, one per delivery", attempts(), () -> queryLong("SELECT count(*) FROM "
+                + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? AND outcome = 'MISSING_ID'", SCOPE)
+                - missingBefore);
     }
 }

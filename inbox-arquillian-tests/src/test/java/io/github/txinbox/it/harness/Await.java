@@ -2,6 +2,7 @@ package io.github.txinbox.it.harness;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /** Polls for a condition that asynchronous processing makes true. */
 public final class Await {
@@ -49,5 +50,20 @@ public final class Await {
      */
     public static void until(Duration timeout, String description, BooleanSupplier condition) {
         until(timeout, description, condition, 1);
+    }
+
+    /**
+     * Waits until a count reaches the expected one, then checks that it is exactly that: for what the inbox reports
+     * once a transaction has ended, which can come a little after the broker's or the database's own state shows the
+     * end (a message already dead-lettered, a redelivery already processed).
+     *
+     * @param timeout     how long to wait at most
+     * @param description what is counted, for the failure messages
+     * @param expected    the count
+     * @param count       the count now
+     */
+    public static void count(Duration timeout, String description, long expected, LongSupplier count) {
+        until(timeout, expected + " " + description, () -> count.getAsLong() >= expected);
+        org.junit.jupiter.api.Assertions.assertEquals(expected, count.getAsLong(), description);
     }
 }
