@@ -52,8 +52,10 @@ public final class ArtemisSession {
      * Deliveries of a message of the queue {@code ack} before it is dead-lettered, sized as docs/servers.md says: the
      * attempts wanted ({@value #MAX_DELIVERY_ATTEMPTS}) and one per session of the consumer, for one crash of its
      * server. When a server dies, Artemis may count a delivery for each of its sessions that had the message, also
-     * one that had it only in its buffer: with {@value #MAX_DELIVERY_ATTEMPTS} attempts, a message whose handler ran
-     * once before a kill was dead-lettered without a second call.
+     * one that had it only in its buffer: with {@value #MAX_DELIVERY_ATTEMPTS} attempts and the default consumer
+     * window, a message whose handler ran once before a kill was dead-lettered without a second call. The consumer
+     * now runs with {@code consumerWindowSize} 0 (servers/payara/ejb-jar.xml), which leaves one count for the kill;
+     * the margin stays, for a broker restart under the consumers.
      */
     public static final int ACK_DELIVERY_ATTEMPTS = MAX_DELIVERY_ATTEMPTS + ACK_SESSIONS;
 
