@@ -216,8 +216,8 @@ public class InboxInterceptor {
             throw new InboxRolledBackException("@Inbox " + binding.description() + " returned " + decision.outcome()
                     + " for " + decision.messageId() + " in scope " + binding.scope() + ", but its transaction is "
                     + "marked for rollback (by the method, or by a call it made that failed), so nothing it did "
-                    + "commits, the marker included. The transaction is the call's own, so the call throws instead "
-                    + "of returning, and the broker delivers the message again");
+                    + "commits, the marker included. The transaction is not known to be its caller's, so the call "
+                    + "throws instead of returning, and the broker delivers the message again");
         }
         if (thrown instanceof InboxRetryException && !binding.rethrowRetry() && callers) {
             return decision.returned();
