@@ -37,6 +37,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -232,8 +233,17 @@ public final class KafkaBroker implements AutoCloseable {
                 "create the topic " + name + " with " + partitions + " partitions", log);
         Await.until(CLIENT_TIMEOUT, "a leader for each of the " + partitions + " partitions of the topic " + name
                 + " (see " + log + ")", () -> {
-                    TopicDescription topic = get(admin.describeTopics(List.of(name)).topicNameValues().get(name),
-                            "describe the topic " + name, log);
+                    TopicDescription topic;
+                    try {
+                        topic = get(admin.describeTopics(List.of(name)).topicNameValues().get(name),
+                                "describe the topic " + name, log);
+                    } catch (IllegalStateException e) {
+                        if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                            // Created, but not yet in the metadata the broker answers with: ask again.
+                            return false;
+                        }
+                        throw e;
+                    }
                     return topic.partitions().size() == partitions
                             && topic.partitions().stream().allMatch(partition -> partition.leader() != null);
                 });
