@@ -143,12 +143,17 @@ record InboxBinding(String description, String scope, String key, Class<? extend
     }
 
     private static boolean annotated(Collection<Annotation> annotations, String annotationName) {
+        return annotation(annotations, annotationName) != null;
+    }
+
+    /** The annotation of that type name among the annotations, or {@code null}; by name, so no API need be present. */
+    private static Annotation annotation(Collection<Annotation> annotations, String annotationName) {
         for (Annotation annotation : annotations) {
             if (annotation.annotationType().getName().equals(annotationName)) {
-                return true;
+                return annotation;
             }
         }
-        return false;
+        return null;
     }
 
     /**
@@ -288,21 +293,20 @@ record InboxBinding(String description, String scope, String key, Class<? extend
      */
     private static String enumValue(Collection<Annotation> annotations, String annotationName, String where,
             List<String> problems) {
-        for (Annotation annotation : annotations) {
-            if (annotation.annotationType().getName().equals(annotationName)) {
-                try {
-                    Object value = annotation.annotationType().getMethod("value").invoke(annotation);
-                    return value instanceof Enum<?> constant ? constant.name() : null;
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    Throwable cause = e instanceof InvocationTargetException thrown && thrown.getCause() != null
-                            ? thrown.getCause() : e;
-                    problems.add(where + ": the value of its @" + annotationName + " cannot be read (" + cause
-                            + "), so whether it runs in a transaction cannot be checked");
-                    return null;
-                }
-            }
+        Annotation annotation = annotation(annotations, annotationName);
+        if (annotation == null) {
+            return null;
         }
-        return null;
+        try {
+            Object value = annotation.annotationType().getMethod("value").invoke(annotation);
+            return value instanceof Enum<?> constant ? constant.name() : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            Throwable cause = e instanceof InvocationTargetException thrown && thrown.getCause() != null
+                    ? thrown.getCause() : e;
+            problems.add(where + ": the value of its @" + annotationName + " cannot be read (" + cause
+                    + "), so whether it runs in a transaction cannot be checked");
+            return null;
+        }
     }
 
     private static String firstNonNull(String first, String second) {
