@@ -95,11 +95,18 @@ public class InboxRepository {
      * database error, so the transaction stays usable either way.
      *
      * <p>The wait is bounded by {@link InboxSettings#claimMaxWait()} ({@value InboxSettings#CLAIM_MAX_WAIT}): a
-     * marker held longer belongs to a transaction that is stuck, or prepared and in doubt after a crash. The
-     * statement then fails with SQLSTATE 55P03 ({@code lock_not_available}), which aborts the transaction: roll it
-     * back and let the message come again. The {@link Inbox @Inbox} interceptor does so and reports it as
-     * {@link InboxOutcome#HELD}. The bound applies to the claim alone; the transaction's own {@code lock_timeout}
-     * is in effect again after it.
+     * marker held longer belongs to a transaction that is stuck, or prepared and in doubt after a crash. The claim then
+     * throws {@link InboxMarkerHeldException} (PostgreSQL failed the statement with SQLSTATE 55P03,
+     * {@code lock_not_available}, which aborts the transaction): roll it back and let the message come again. The
+     * {@link Inbox @Inbox} interceptor does so and reports it as {@link InboxOutcome#HELD}. The bound applies to the
+     * claim alone; the transaction's own {@code lock_timeout} is in effect again after it. Under REPEATABLE READ or
+     * SERIALIZABLE, a marker committed by another transaction after this one's snapshot makes the claim throw
+     * {@link InboxConflictException} instead (SQLSTATE 40001, or 40P01 for a deadlock); a fresh attempt finds the
+     * committed marker.
+     *
+     * <p>When the statement fails, whatever the reason, PostgreSQL has aborted the transaction, and the claim marks it
+     * for rollback before it throws: not every JPA provider does so on a lock timeout, and a commit would then end it
+     * in a rollback that the caller does not see.
      *
      * @param scope     the deduplication scope, such as the consumer's name; not blank, at most
      *                  {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8 (or the configured limit)
@@ -109,20 +116,57 @@ public class InboxRepository {
      * @throws IllegalArgumentException     when the scope or message id is null, blank, too long, or contains a NUL
      *                                      character or an unpaired surrogate
      * @throws NoActiveTransactionException when no JTA transaction is active
-     * @throws jakarta.persistence.PersistenceException when the database fails the statement, for example because
-     *                                      the table does not exist, or the marker was held longer than the bound
-     *                                      (SQLSTATE 55P03)
+     * @throws InboxMarkerHeldException     when another transaction held the marker for longer than the bound
+     *                                      (SQLSTATE 55P03, in its cause)
+     * @throws InboxConflictException       when the claim conflicted with a concurrent transaction (SQLSTATE 40001
+     *                                      or 40P01, in its cause)
+     * @throws jakarta.persistence.PersistenceException when the database fails the statement otherwise, for example
+     *                                      because the table does not exist
      */
     public boolean claim(String scope, String messageId) {
         InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
         InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.claim");
-        String result = (String) nativeQuery(claimSql)
-                .setParameter(1, scope)
-                .setParameter(2, messageId)
-                .setParameter(3, claimLockTimeout)
-                .getSingleResult();
+        String result;
+        try {
+            result = (String) nativeQuery(claimSql)
+                    .setParameter(1, scope)
+                    .setParameter(2, messageId)
+                    .setParameter(3, claimLockTimeout)
+                    .getSingleResult();
+        } catch (RuntimeException e) {
+            RuntimeException refused = claimRefused(e, settings.claimMaxWait());
+            try {
+                transactions.setRollbackOnly();
+            } catch (IllegalStateException ended) {
+                // The transaction already ended (a timeout rolled it back): nothing left to mark.
+                refused.addSuppressed(ended);
+            }
+            throw refused;
+        }
         return result.startsWith("1/");
+    }
+
+    /**
+     * Says what a failed claim means, from the SQLSTATE in the failure's cause chain.
+     *
+     * @param failure what the claim's statement threw
+     * @param maxWait the claim's bound, for the message
+     * @return {@link InboxMarkerHeldException} for 55P03, {@link InboxConflictException} for 40001 and 40P01, each
+     *         with the failure as its cause; else the failure itself
+     */
+    static RuntimeException claimRefused(RuntimeException failure, Duration maxWait) {
+        String state = SqlStates.of(failure);
+        if (SqlStates.LOCK_NOT_AVAILABLE.equals(state)) {
+            return new InboxMarkerHeldException("another transaction held the marker for longer than " + maxWait
+                    + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a copy still being processed, or a transaction "
+                    + "prepared and in doubt (see pg_prepared_xacts)", failure);
+        }
+        if (SqlStates.isTransactionConflict(failure)) {
+            return new InboxConflictException("the claim conflicted with a concurrent transaction (SQLSTATE " + state
+                    + ")", state, failure);
+        }
+        return failure;
     }
 
     /**

@@ -2,11 +2,14 @@ package io.github.txinbox.bench;
 
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
+import io.github.txinbox.InboxTable;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -48,28 +51,21 @@ class ClaimCostBenchmark {
     private static final int ARMS = 5;
     private static final String SCOPE = "bench-claim";
 
-    /** The claim's statement as the repository sends it on the same (default) table, its bound the default. */
-    private static final String CLAIM_STATEMENT = """
-            WITH claimed AS (
-                INSERT INTO "inbox" (scope, message_id)
-                SELECT ?1, ?2
-                FROM (SELECT set_config('lock_timeout', ?3, true)
-                      FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
-                     ) AS bounded
-                ON CONFLICT (scope, message_id) DO NOTHING
-                RETURNING 1)
-            SELECT count(*) || '/' || set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)
-            FROM claimed""";
+    /**
+     * The claim's statement as the repository sends it: {@code Sql.CLAIM} on the repository's table, formatted by
+     * {@code Sql.forTable}, read by reflection because {@code Sql} is package-private in the library; the raw JDBC arms
+     * send the very text the claim does, so the comparison cannot drift from the repository.
+     */
+    private String claimStatement;
 
-    /** The claim's statement with JDBC's parameters. */
-    private static final String RAW_CLAIM = CLAIM_STATEMENT.replaceAll("\\?[1-3]", "?");
+    /** The claim's statement with JDBC's parameters ({@code ?1}, {@code ?2} and {@code ?3} come in that order). */
+    private String rawClaim;
 
     /** The bound of the default, as the repository passes it. */
     private static final String BOUND = InboxSettings.DEFAULT_CLAIM_MAX_WAIT.toMillis() + "ms";
 
-    /** The claim's statement without its bound: the bare insert. */
-    private static final String BARE_INSERT =
-            "INSERT INTO \"inbox\" (scope, message_id) VALUES (?, ?) ON CONFLICT (scope, message_id) DO NOTHING";
+    /** The claim's statement without its bound: the bare insert, on the repository's table. */
+    private String bareInsert;
 
     @Deployment
     static WebArchive deployment() {
@@ -111,7 +107,7 @@ class ClaimCostBenchmark {
         for (int i = 0; i < count; i++) {
             String id = UUID.randomUUID().toString();
             transaction.begin();
-            String inserted = (String) entityManager.createNativeQuery(CLAIM_STATEMENT)
+            String inserted = (String) entityManager.createNativeQuery(claimStatement)
                     .setParameter(1, SCOPE).setParameter(2, id).setParameter(3, BOUND).getSingleResult();
             transaction.commit();
             if (!inserted.startsWith("1/")) {
@@ -133,7 +129,7 @@ class ClaimCostBenchmark {
             }
             String inserted;
             try (Connection connection = dataSource.getConnection();
-                    PreparedStatement insert = connection.prepareStatement(RAW_CLAIM)) {
+                    PreparedStatement insert = connection.prepareStatement(rawClaim)) {
                 insert.setString(1, SCOPE);
                 insert.setString(2, id);
                 insert.setString(3, BOUND);
@@ -157,7 +153,7 @@ class ClaimCostBenchmark {
             transaction.begin();
             int inserted;
             try (Connection connection = dataSource.getConnection();
-                    PreparedStatement insert = connection.prepareStatement(BARE_INSERT)) {
+                    PreparedStatement insert = connection.prepareStatement(bareInsert)) {
                 insert.setString(1, SCOPE);
                 insert.setString(2, id);
                 inserted = insert.executeUpdate();
@@ -170,8 +166,29 @@ class ClaimCostBenchmark {
         return System.nanoTime() - start;
     }
 
+    /** Reads the claim's statement from the library, as {@code InboxRepository} builds it for its table. */
+    private void readStatements() throws ReflectiveOperationException {
+        Class<?> sql = Class.forName("io.github.txinbox.Sql", true, InboxRepository.class.getClassLoader());
+        Field claim = sql.getDeclaredField("CLAIM");
+        Method forTable = sql.getDeclaredMethod("forTable", String.class, InboxTable.class);
+        claim.setAccessible(true);
+        forTable.setAccessible(true);
+        claimStatement = (String) forTable.invoke(null, claim.get(null), inbox.table());
+        int scope = claimStatement.indexOf("?1");
+        int id = claimStatement.indexOf("?2");
+        int bound = claimStatement.indexOf("?3");
+        if (scope < 0 || scope > id || id > bound) {
+            throw new IllegalStateException("Sql.CLAIM no longer names its parameters ?1, ?2, ?3 in that order; bind "
+                    + "the raw arm's parameters as it names them:\n" + claimStatement);
+        }
+        rawClaim = claimStatement.replaceAll("\\?[1-3]", "?");
+        bareInsert = "INSERT INTO " + inbox.table().quotedName() + " (scope, message_id, processed_at) "
+                + "VALUES (?, ?, now()) ON CONFLICT (scope, message_id) DO NOTHING";
+    }
+
     @Test
     void claimAgainstRawInsert() throws Exception {
+        readStatements();
         claims(WARM_UP);
         rawInserts(WARM_UP, false);
         rawInserts(WARM_UP, true);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxMarkerHeldException;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
@@ -236,10 +237,10 @@ class ClaimIT {
         String id = newId();
         try (HeldMarker held = HeldMarker.hold("orders", "claim-it", id)) {
             long start = System.nanoTime();
-            Exception thrown = assertThrows(Exception.class,
+            InboxMarkerHeldException thrown = assertThrows(InboxMarkerHeldException.class,
                     () -> Transactions.commit(transaction, () -> inbox.claim("orders", id)));
             long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertEquals("55P03", sqlState(thrown), "lock_not_available, in " + thrown);
+            assertEquals("55P03", sqlState(thrown.getCause()), "lock_not_available, in " + thrown);
             long bound = HeldMarker.CLAIM_MAX_WAIT.toMillis();
             assertTrue(waited >= bound && waited < bound + 2_000, "waited " + waited + " ms for a bound of " + bound);
             held.rollBack();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxConflictException;
 import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
@@ -21,7 +22,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
@@ -34,8 +34,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Under REPEATABLE READ, a claim that meets a marker committed after the transaction's snapshot is a serialization
- * failure (SQLSTATE 40001), which aborts the transaction. The repository lets it through; {@code @Inbox} recognises
- * it by its SQLSTATE and turns it into a retry, and the next attempt finds the committed marker: a duplicate.
+ * failure (SQLSTATE 40001), which aborts the transaction. The repository throws it as an
+ * {@link InboxConflictException}; {@code @Inbox} turns that into a retry, and the next attempt finds the committed
+ * marker: a duplicate.
  */
 @ExtendWith(ArquillianExtension.class)
 class IsolationIT {
@@ -81,12 +82,13 @@ class IsolationIT {
     }
 
     @Test
-    void theRepositoryLetsTheSerializationFailureThrough() throws Exception {
+    void theRepositoryThrowsTheSerializationFailureAsAConflict() throws Exception {
         String id = "ID:" + UUID.randomUUID();
         beginThenCommitMarkerElsewhere("rr", id);
         try {
-            PersistenceException e = assertThrows(PersistenceException.class, () -> inbox.claim("rr", id));
-            assertEquals(SqlErrors.SERIALIZATION_FAILURE, SqlErrors.sqlState(e), String.valueOf(e));
+            InboxConflictException e = assertThrows(InboxConflictException.class, () -> inbox.claim("rr", id));
+            assertEquals(SqlErrors.SERIALIZATION_FAILURE, e.sqlState(), String.valueOf(e));
+            assertEquals(SqlErrors.SERIALIZATION_FAILURE, SqlErrors.sqlState(e.getCause()), "the cause is kept");
             assertEquals(Status.STATUS_MARKED_ROLLBACK, transaction.getStatus());
         } finally {
             transaction.rollback();

@@ -1,7 +1,9 @@
 package io.github.txinbox.internal;
 
 import io.github.txinbox.Inbox;
+import io.github.txinbox.InboxConflictException;
 import io.github.txinbox.InboxEvent;
+import io.github.txinbox.InboxMarkerHeldException;
 import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
@@ -131,8 +133,15 @@ public class InboxInterceptor {
         boolean claimed;
         try {
             claimed = repository.claim(binding.scope(), messageId);
+        } catch (InboxMarkerHeldException e) {
+            // Another transaction held the marker past the bound: a copy still running, or a transaction left
+            // prepared by a crash. Its end decides; until then this delivery rolls back and comes again.
+            return Decision.retry(binding, InboxOutcome.HELD, messageId, new InboxRetryException(e.getMessage(), e));
+        } catch (InboxConflictException e) {
+            // The next delivery sees the committed marker (or the deadlock is gone): a retry, not a failure.
+            return Decision.retry(binding, InboxOutcome.RETRY, messageId, new InboxRetryException(e.getMessage(), e));
         } catch (RuntimeException e) {
-            return claimRefused(binding, messageId, e);
+            return Decision.failed(InboxOutcome.FAILURE, messageId, failure(e), e);
         }
         if (!claimed) {
             return Decision.ran(InboxOutcome.DUPLICATE, messageId, null,
@@ -162,27 +171,6 @@ public class InboxInterceptor {
                 yield Decision.failed(InboxOutcome.FAILURE, messageId, failure(refused), refused);
             }
         };
-    }
-
-    /** The claim threw: a marker held past the bound, a conflict that a redelivery resolves, or a failure. */
-    private Decision claimRefused(InboxBinding binding, String messageId, RuntimeException e) {
-        String state = SqlStates.of(e);
-        if (SqlStates.LOCK_NOT_AVAILABLE.equals(state)) {
-            // Another transaction held the marker past the bound: a copy still running, or a transaction left
-            // prepared by a crash. Its end decides; until then this delivery rolls back and comes again.
-            String reason = "another transaction held the marker for longer than " + settings.claimMaxWait()
-                    + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a copy still being processed, or a transaction "
-                    + "prepared and in doubt (see pg_prepared_xacts)";
-            return Decision.retry(binding, InboxOutcome.HELD, messageId, new InboxRetryException(reason, e));
-        }
-        if (SqlStates.isTransactionConflict(e)) {
-            // Under REPEATABLE READ or SERIALIZABLE, a concurrent transaction committed this marker after our
-            // snapshot (or a deadlock was broken), and PostgreSQL aborted the transaction. The next delivery sees
-            // the committed marker: a retry, not a failure.
-            return Decision.retry(binding, InboxOutcome.RETRY, messageId, new InboxRetryException(
-                    "the claim conflicted with a concurrent transaction (SQLSTATE " + state + ")", e));
-        }
-        return Decision.failed(InboxOutcome.FAILURE, messageId, failure(e), e);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox;
 
 import java.sql.SQLException;
 
