@@ -99,8 +99,13 @@ final class Sql {
     /**
      * Describes the table named by ?1 (its quoted, qualified name, resolved like any name in a statement): its
      * columns as {@code name type [COLLATE "collation"] [NOT NULL]} separated by {@code ;}, then {@code |}, then its
-     * primary key's columns separated by {@code ,}; {@code NULL} when no such table exists. One text value, which every provider
-     * reads alike.
+     * primary key's columns separated by {@code ,}, then {@code |}, then the database's own collation, which a column
+     * under {@code COLLATE "default"} compares by: its provider ({@code c} libc, {@code i} ICU, {@code b} builtin), a
+     * space and its locale; {@code NULL} when no such table exists. One text value, which every provider reads alike.
+     *
+     * <p>The database's collation is read from its {@code pg_database} row as JSON, so that one statement runs on every
+     * version: PostgreSQL 14 has only {@code datcollate} (libc), 15 and 16 add {@code datlocprovider} and
+     * {@code daticulocale}, 17 renames the latter {@code datlocale} and adds the builtin provider.
      */
     static final String DESCRIBE_TABLE = """
             SELECT CASE WHEN t.oid IS NULL THEN NULL ELSE
@@ -116,6 +121,11 @@ final class Sql {
                           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
                           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
                           WHERE i.indrelid = t.oid AND i.indisprimary), '')
+                || '|' ||
+                (SELECT coalesce(d ->> 'datlocprovider', 'c') || ' '
+                        || CASE coalesce(d ->> 'datlocprovider', 'c') WHEN 'c' THEN d ->> 'datcollate'
+                           ELSE coalesce(d ->> 'datlocale', d ->> 'daticulocale', '') END
+                 FROM (SELECT to_jsonb(db) AS d FROM pg_database db WHERE db.datname = current_database()) this)
             END
             FROM (SELECT CAST(to_regclass(?1) AS oid) AS oid) t""";
 

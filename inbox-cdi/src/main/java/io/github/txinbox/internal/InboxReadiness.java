@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -31,6 +32,9 @@ public class InboxReadiness implements HealthCheck {
     private static final Logger LOG = Logger.getLogger(InboxReadiness.class.getName());
 
     private final AtomicBoolean warned = new AtomicBoolean();
+
+    /** The last failure logged at {@code WARNING}, so that a lasting one is logged once, not at every call. */
+    private final AtomicReference<String> lastWarned = new AtomicReference<>();
 
     /** The library's probe, announced by {@link StartupCheck} when the application starts. */
     private volatile HealthProbe probe;
@@ -57,14 +61,18 @@ public class InboxReadiness implements HealthCheck {
             looked = probe.look();
         } catch (RuntimeException e) {
             if (!fromTheDatabase(e)) {
-                // The container could not give the check its persistence unit, here or in the module whose context
-                // it borrowed. Not ready or not, this check cannot tell, and must not take the application out of
-                // service.
-                return unchecked(response, rootMessage(e));
+                // Not an absent component environment (ComponentEnvironment answers that with an empty look): the
+                // container failed to give the check its resources, which is a misconfiguration to fix.
+                String error = "the inbox could not look at its database: " + ComponentEnvironment.rootMessage(e);
+                if (!error.equals(lastWarned.getAndSet(error))) {
+                    LOG.log(Level.WARNING, e, () -> "The inbox's readiness check reports DOWN: " + error);
+                }
+                return response.down().withData("checked", false).withData("error", error).build();
             }
             LOG.log(Level.FINE, "The inbox's readiness check could not reach its database", e);
             return response.down().withData("checked", true)
-                    .withData("error", "the database could not be reached: " + rootMessage(e)).build();
+                    .withData("error", "the database could not be reached: " + ComponentEnvironment.rootMessage(e))
+                    .build();
         }
         if (looked.isEmpty()) {
             return unchecked(response, "the server's health service calls the check outside the application's modules, "
@@ -106,13 +114,5 @@ public class InboxReadiness implements HealthCheck {
             }
         }
         return false;
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getName() + ": " + root.getMessage();
     }
 }

@@ -26,7 +26,8 @@ import java.util.logging.Logger;
  * <p>In an EAR with the library in {@code lib/}, Payara fires the start-up event at the level of the EAR, where the
  * library's beans get no resources injected; the table is then checked when the first web module starts
  * ({@link WebStartupCheck}), which also lends that module's context to the readiness check ({@link HealthProbe}). It is
- * checked once.
+ * checked once. Whether there is a component environment here is {@link ComponentEnvironment}'s to say; a failure of
+ * the container to give the check its resources that is not an absence fails the deployment.
  */
 @ApplicationScoped
 public class StartupCheck {
@@ -47,6 +48,9 @@ public class StartupCheck {
 
     @Inject
     private Event<HealthProbe> probeReady;
+
+    @Inject
+    private ComponentEnvironment environment;
 
     private final AtomicBoolean tableChecked = new AtomicBoolean();
 
@@ -70,20 +74,26 @@ public class StartupCheck {
 
     /**
      * Checks the table ({@link #checkTable()}) and lends the readiness check this web module's context
-     * ({@link HealthProbe#keepModuleContext()}). Called by {@link WebStartupCheck} in the module's environment.
+     * ({@link ComponentEnvironment#keepModuleContext()}). Called by {@link WebStartupCheck} in the module's
+     * environment.
      *
-     * @throws InboxTableException when the table is missing or differs
+     * @throws InboxTableException   when the table is missing or differs
+     * @throws IllegalStateException when the container fails to give the check its resources, for another reason than
+     *                               an absent component environment ({@link ComponentEnvironment})
      */
     public void webModuleStarted() {
         checkTable();
-        probe.keepModuleContext();
+        environment.keepModuleContext();
     }
 
     /**
-     * Checks the table, unless it was checked before or the check is off; does nothing where the container injects
-     * the check no resources (it is then left to the next call, from {@link WebStartupCheck}).
+     * Checks the table, unless it was checked before or the check is off; does nothing where there is no component
+     * environment for the library ({@link ComponentEnvironment}; it is then left to the next call, from
+     * {@link WebStartupCheck}).
      *
-     * @throws InboxTableException when the table is missing or differs
+     * @throws InboxTableException   when the table is missing or differs
+     * @throws IllegalStateException when the container fails to give the check its resources, for another reason than
+     *                               an absent component environment
      */
     public void checkTable() {
         if (tableChecked.get()) {
@@ -96,7 +106,7 @@ public class StartupCheck {
             return;
         }
         try (Instance.Handle<TableVerifier> handle = verifiers.getHandle()) {
-            TableVerifier verifier = TableVerifier.inEnvironment(handle);
+            TableVerifier verifier = ComponentEnvironment.verifier(handle);
             if (verifier == null) {
                 LOG.fine("No component environment here; the inbox table is checked when a web module starts");
                 return;

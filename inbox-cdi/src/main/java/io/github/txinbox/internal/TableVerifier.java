@@ -5,25 +5,20 @@ import io.github.txinbox.InboxTableException;
 import io.github.txinbox.PreparedTransaction;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.util.List;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Looks at the inbox's database in a transaction of its own, the one look of the start-up check ({@link StartupCheck})
  * and the readiness check ({@link HealthProbe}): whether the table fits, and which transactions have stayed prepared.
- * They create one for each look, so that it and its repository get their resources from the component environment
- * current at that moment.
+ * {@link ComponentEnvironment} creates one for each look, so that it and its repository get their resources from the
+ * component environment current at that moment.
  */
 @Dependent
 public class TableVerifier {
-
-    private static final Logger LOG = Logger.getLogger(TableVerifier.class.getName());
 
     /**
      * What a look found.
@@ -46,24 +41,11 @@ public class TableVerifier {
     private TransactionSynchronizationRegistry transactions;
 
     /**
-     * Returns the handle's verifier where the current component environment gives it its resources, the one test of
-     * whether the database can be looked at from here: not where the container injects nothing (Payara creates the
-     * beans of an EAR's {@code lib/} outside every module's environment for the start-up event it fires at the level
-     * of the EAR, and for the EAR's health checks), nor where injecting fails because the names it looks up are not
-     * bound (Payara Micro calls a WAR's health checks so).
-     *
-     * @param handle a handle on a new verifier
-     * @return the verifier, or {@code null} where there is no component environment for the inbox
+     * Whether the container injected this verifier its resources: not where it creates the library's beans outside
+     * every module's environment ({@link ComponentEnvironment}, the one judge of that).
      */
-    static TableVerifier inEnvironment(Instance.Handle<TableVerifier> handle) {
-        TableVerifier verifier;
-        try {
-            verifier = handle.get();
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINEST, "No component environment for the inbox here", e);
-            return null;
-        }
-        return verifier.transactions != null ? verifier : null;
+    boolean injected() {
+        return transactions != null;
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * Checks the inbox table when a web module starts, in that module's environment, and lends the readiness check that
- * environment ({@link HealthProbe#keepModuleContext()}). In an EAR with the library in
+ * environment ({@link ComponentEnvironment#keepModuleContext()}). In an EAR with the library in
  * {@code lib/}, the container fires CDI's start-up event at the level of the EAR, where the library's beans get no
  * resources, so {@link StartupCheck} cannot check the table there; a web module's listeners run where they can. Found
  * by the servlet container through {@code META-INF/services}, in {@code WEB-INF/lib} and in an EAR's {@code lib/}

@@ -99,6 +99,7 @@ class MicroProfileApisTest {
         ClassLoader loader = new WithoutMicroProfile();
         for (Class<?> type : List.of(InboxInterceptor.class, InboxExtension.class, StartupCheck.class,
                 SettingsProducer.class, SettingsReader.class, MicroProfileApis.class, TableVerifier.class, HealthProbe.class,
+                ComponentEnvironment.class,
                 io.github.txinbox.InboxRepository.class, io.github.txinbox.InboxSettings.class)) {
             Class<?> loaded = loader.loadClass(type.getName());
             assertNotEquals(type, loaded, "loaded by the hiding class loader");
