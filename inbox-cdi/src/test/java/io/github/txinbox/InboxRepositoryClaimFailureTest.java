@@ -70,7 +70,8 @@ class InboxRepositoryClaimFailureTest {
         InboxMarkerHeldException held = assertThrows(InboxMarkerHeldException.class,
                 () -> repository.claim("orders", "ID:1"));
         assertSame(failure, held.getCause());
-        assertTrue(held.getMessage().contains("longer than " + InboxSettings.DEFAULT_CLAIM_MAX_WAIT), held.getMessage());
+        assertTrue(held.getMessage().contains("longer than " + InboxSettings.DEFAULT_CLAIM_MAX_WAIT),
+                held.getMessage());
         assertTrue(markedForRollback.get(), "the transaction was not marked for rollback");
     }
 

@@ -23,20 +23,13 @@ import java.util.List;
  *
  * @param description        the bean class and method, as errors and logs name them
  * @param scope              the deduplication scope
- * @param key                the key as {@code @Inbox} names it: for a JMS message empty for the configured default,
- *                           {@link Inbox#JMS_MESSAGE_ID} for the header, else a JMS property; for a Kafka record a
- *                           header, {@link Inbox#KAFKA_RECORD_KEY} or {@link Inbox#KAFKA_TOPIC_PARTITION_OFFSET};
- *                           empty with a resolver
- * @param resolver           the resolver's bean class, or {@code null} when the id comes from the message
- * @param messageParameter   the index of the JMS message or Kafka record parameter, or -1 when a resolver is used
- * @param kafkaRecord        whether that parameter is a Kafka {@code ConsumerRecord} (else a JMS message)
+ * @param messageId          where the message id comes from, and what its absence says
  * @param returnsInboxResult whether the method returns {@link InboxResult} (else {@code void})
  * @param rethrowRetry       whether a retry throws {@link io.github.txinbox.InboxRetryException} out of the method
  * @param transaction        whose transaction the method runs in, as far as the bean's kind tells
  */
-record InboxBinding(String description, String scope, String key, Class<? extends MessageIdResolver> resolver,
-        int messageParameter, boolean kafkaRecord, boolean returnsInboxResult, boolean rethrowRetry,
-        Transaction transaction) {
+record InboxBinding(String description, String scope, MessageIdSource messageId, boolean returnsInboxResult,
+        boolean rethrowRetry, Transaction transaction) {
 
     /**
      * Whose transaction an {@code @Inbox} method runs in. It decides whether a call whose transaction will not commit
@@ -112,18 +105,24 @@ record InboxBinding(String description, String scope, String key, Class<? extend
      */
     static InboxBinding ofValid(Site site) {
         Inbox inbox = site.inbox();
-        Class<? extends MessageIdResolver> resolver =
-                inbox.resolver() == MessageIdResolver.class ? null : inbox.resolver();
-        int parameter = resolver == null ? messageParameter(site.method()) : -1;
         return new InboxBinding(site.description(),
                 inbox.scope().isEmpty() ? site.beanClass().getName() : inbox.scope(),
-                resolver != null ? "" : inbox.key(),
-                resolver,
-                parameter,
-                isRecord(site.method(), parameter),
+                messageId(site),
                 site.method().getReturnType() == InboxResult.class,
                 inbox.rethrowRetry(),
                 transaction(site));
+    }
+
+    /** Where the site's message id comes from: its resolver, else its Kafka record or JMS message parameter. */
+    private static MessageIdSource messageId(Site site) {
+        Inbox inbox = site.inbox();
+        if (inbox.resolver() != MessageIdResolver.class) {
+            return new MessageIdSource.ResolverId(site.description(), inbox.resolver());
+        }
+        int parameter = messageParameter(site.method());
+        return isRecord(site.method(), parameter)
+                ? new MessageIdSource.KafkaRecordId(site.description(), parameter, inbox.key())
+                : MessageIdSource.JmsMessageId.of(site.description(), parameter, inbox.key());
     }
 
     /** Whose transaction the site runs in, from the bean's kind and its transaction attribute. */
@@ -154,25 +153,6 @@ record InboxBinding(String description, String scope, String key, Class<? extend
             }
         }
         return null;
-    }
-
-    /**
-     * Returns where the id is, given the configured default: the JMS property, or the Kafka record's header or
-     * {@code Inbox.KAFKA_*} name (which the default does not apply to).
-     *
-     * @param defaultKey the key configured for every {@code @Inbox} on a JMS message that names none; empty for
-     *                   {@code JMSMessageID}
-     * @return the property or name, or empty for the {@code JMSMessageID} (and with a resolver, which reads no key)
-     */
-    String keyGiven(String defaultKey) {
-        if (resolver != null) {
-            return "";
-        }
-        if (kafkaRecord) {
-            return key;
-        }
-        String effective = key.isEmpty() ? defaultKey : key;
-        return Inbox.JMS_MESSAGE_ID.equals(effective) ? "" : effective;
     }
 
     /**

@@ -37,6 +37,11 @@ public class InboxExtension implements Extension {
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
     private final Map<Class<?>, Map<Method, InboxBinding>> bindings = new ConcurrentHashMap<>();
+    /**
+     * The bindings calls have found, by the intercepted instance's class and the method as the container names it, so
+     * that later calls find theirs without walking the class's superclasses or comparing signatures.
+     */
+    private final Map<Class<?>, Map<Method, InboxBinding>> found = new ConcurrentHashMap<>();
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
 
     void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
@@ -130,11 +135,26 @@ public class InboxExtension implements Extension {
      * <p>Not through {@code @Intercepted Bean<?>}: a message-driven bean is not a CDI bean, so Weld injects
      * {@code null} there (and logs WELD-001703 for every instance), and message-driven beans are the main use.
      *
+     * <p>Found once per class and method, then kept: a call finds its binding in two lookups.
+     *
      * @param type   the class of the intercepted instance
      * @param method the intercepted method
      * @return the binding, or {@code null} when {@code @Inbox} does not apply to that method of that class
      */
     InboxBinding binding(Class<?> type, Method method) {
+        Map<Method, InboxBinding> known = found.get(type);
+        InboxBinding binding = known == null ? null : known.get(method);
+        if (binding == null) {
+            binding = find(type, method);
+            if (binding != null) {
+                found.computeIfAbsent(type, key -> new ConcurrentHashMap<>()).put(method, binding);
+            }
+        }
+        return binding;
+    }
+
+    /** Looks for the binding of a method of an intercepted instance's class: from that class up, then by signature. */
+    private InboxBinding find(Class<?> type, Method method) {
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             Map<Method, InboxBinding> methods = bindings.get(c);
             if (methods != null) {

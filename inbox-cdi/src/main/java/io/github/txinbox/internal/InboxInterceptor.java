@@ -10,14 +10,12 @@ import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.InboxRolledBackException;
 import io.github.txinbox.InboxSettings;
-import io.github.txinbox.MessageIdResolver;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
 import jakarta.annotation.Priority;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.event.Event;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -59,8 +57,7 @@ public class InboxInterceptor {
     private TransactionSynchronizationRegistry transactions;
 
     @Inject
-    @Any
-    private Instance<MessageIdResolver> resolvers;
+    private BeanManager beans;
 
     @Inject
     private Event<InboxEvent> events;
@@ -123,7 +120,7 @@ public class InboxInterceptor {
     private Decision decide(InboxBinding binding, InvocationContext invocation) {
         String messageId;
         try {
-            messageId = messageId(binding, invocation);
+            messageId = binding.messageId().read(invocation, settings, beans);
         } catch (MissingMessageIdException e) {
             return Decision.failed(InboxOutcome.MISSING_ID, null, e.getMessage(), e);
         } catch (Exception | Error e) {
@@ -309,50 +306,6 @@ public class InboxInterceptor {
                 // FAILURE, MISSING_ID: the exception speaks.
             }
         }
-    }
-
-    private String messageId(InboxBinding binding, InvocationContext invocation) throws Exception {
-        String id;
-        String source;
-        if (binding.resolver() != null) {
-            try (Instance.Handle<? extends MessageIdResolver> resolver =
-                    resolvers.select(binding.resolver()).getHandle()) {
-                id = resolver.get().messageId(invocation);
-            }
-            source = "the resolver " + binding.resolver().getName() + " returned none";
-        } else {
-            Object message = invocation.getParameters()[binding.messageParameter()];
-            if (message == null) {
-                id = null;
-                source = "the message parameter is null";
-            } else {
-                String key = binding.keyGiven(settings.defaultKey());
-                if (binding.kafkaRecord()) {
-                    String read;
-                    try {
-                        read = KafkaRecordIds.read(message, key);
-                        source = KafkaRecordIds.source(key);
-                    } catch (KafkaRecordIds.UnreadableIdException e) {
-                        read = null;
-                        source = e.getMessage();
-                    }
-                    id = read;
-                } else {
-                    id = JmsMessageIds.read(message, key);
-                    source = key.isEmpty()
-                            ? "the message has no JMSMessageID"
-                            : "the JMS property '" + key + "' is missing or blank";
-                }
-            }
-        }
-        if (id == null || id.isBlank()) {
-            throw new MissingMessageIdException("@Inbox " + binding.description() + " cannot process a message "
-                    + "without an id: " + source + ". The transaction is rolled back, " + (binding.kafkaRecord()
-                    ? "and the connector's failure strategy decides what becomes of the record (docs/kafka.md)"
-                    : "so the broker redelivers the message and, after its attempts, moves it to its dead-letter "
-                    + "queue"));
-        }
-        return id;
     }
 
     /**

@@ -100,15 +100,6 @@ final class KafkaRecordIds {
         }
     }
 
-    /**
-     * Says where the id was looked for, for the error when there is none: the key or the header (a record always has
-     * a topic, a partition and an offset).
-     */
-    static String source(String key) {
-        return Inbox.KAFKA_RECORD_KEY.equals(key) ? "the record has no key"
-                : "the record has no header '" + key + "', or it has no value";
-    }
-
     /** Whether the type is {@code ConsumerRecord}, found by name without loading the Kafka client. */
     static boolean isRecord(Class<?> type) {
         return type != null && type.getName().equals(RECORD_TYPE);

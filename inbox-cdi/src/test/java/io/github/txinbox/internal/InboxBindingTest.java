@@ -2,7 +2,7 @@ package io.github.txinbox.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -173,13 +173,12 @@ class InboxBindingTest {
 
     @Test
     void theConfiguredKeyAppliesWhereInboxNamesNone() {
-        InboxBinding onMessage = binding(Listener.class, "onMessage");
-        assertEquals("", onMessage.keyGiven(""));
-        assertEquals("orderId", onMessage.keyGiven("orderId"));
-        assertEquals("orderId", binding(Handlers.class, "handle").keyGiven("tenantId"), "a named key wins");
-        assertEquals("", binding(Handlers.class, "headerWhateverTheSetting").keyGiven("orderId"),
-                "JMSMessageID named explicitly");
-        assertEquals("", binding(Handlers.class, "byResolver").keyGiven("orderId"), "a resolver reads no key");
+        assertEquals(new MessageIdSource.JmsMessageId(Listener.class.getName() + ".onMessage", 0, null),
+                binding(Listener.class, "onMessage").messageId(), "the property txinbox.key names");
+        assertEquals(new MessageIdSource.JmsMessageId(Handlers.class.getName() + ".handle", 1, "orderId"),
+                binding(Handlers.class, "handle").messageId(), "a named key wins");
+        assertEquals(new MessageIdSource.JmsMessageId(Handlers.class.getName() + ".headerWhateverTheSetting", 0, ""),
+                binding(Handlers.class, "headerWhateverTheSetting").messageId(), "JMSMessageID named explicitly");
     }
 
     @Inbox
@@ -245,9 +244,7 @@ class InboxBindingTest {
     void aClassLevelBindingOnAListenerDefaultsToTheClassNameAndJmsMessageId() {
         InboxBinding binding = binding(Listener.class, "onMessage");
         assertEquals(Listener.class.getName(), binding.scope());
-        assertEquals("", binding.key());
-        assertNull(binding.resolver());
-        assertEquals(0, binding.messageParameter());
+        assertEquals(new MessageIdSource.JmsMessageId(binding.description(), 0, null), binding.messageId());
         assertFalse(binding.returnsInboxResult());
         assertFalse(binding.rethrowRetry());
         assertEquals(Listener.class.getName() + ".onMessage", binding.description());
@@ -257,18 +254,18 @@ class InboxBindingTest {
     void readsScopeKeyMessageSubtypeAndResultType() {
         InboxBinding binding = binding(Handlers.class, "handle");
         assertEquals("billing", binding.scope());
-        assertEquals("orderId", binding.key());
-        assertEquals(1, binding.messageParameter());
+        assertEquals(new MessageIdSource.JmsMessageId(binding.description(), 1, "orderId"), binding.messageId());
         assertTrue(binding.returnsInboxResult());
     }
 
     @Test
     void aResolverNeedsNoMessageParameter() {
         InboxBinding binding = binding(Handlers.class, "byResolver");
-        assertEquals(OrderIds.class, binding.resolver());
-        assertEquals(-1, binding.messageParameter());
+        MessageIdSource.ResolverId resolver = assertInstanceOf(MessageIdSource.ResolverId.class, binding.messageId());
+        assertEquals(OrderIds.class, resolver.type());
         assertTrue(binding.rethrowRetry());
-        assertNull(binding(Handlers.class, "defaultResolverIsNone").resolver());
+        assertInstanceOf(MessageIdSource.JmsMessageId.class,
+                binding(Handlers.class, "defaultResolverIsNone").messageId());
     }
 
     @Test
@@ -352,11 +349,10 @@ class InboxBindingTest {
     @Test
     void aKafkaRecordsIdIsWhereTheKeySaysWhateverTheSetting() {
         InboxBinding binding = binding(KafkaHandlers.class, "byHeader");
-        assertTrue(binding.kafkaRecord());
-        assertEquals(1, binding.messageParameter());
-        assertEquals("message-id", binding.keyGiven("orderId"), "txinbox.key is the default of JMS messages only");
-        assertEquals(Inbox.KAFKA_TOPIC_PARTITION_OFFSET, binding(KafkaHandlers.class, "byPlace").keyGiven(""));
-        assertFalse(binding(Handlers.class, "handle").kafkaRecord());
+        assertEquals(new MessageIdSource.KafkaRecordId(binding.description(), 1, "message-id"), binding.messageId());
+        InboxBinding byPlace = binding(KafkaHandlers.class, "byPlace");
+        assertEquals(new MessageIdSource.KafkaRecordId(byPlace.description(), 0, Inbox.KAFKA_TOPIC_PARTITION_OFFSET),
+                byPlace.messageId());
     }
 
     @Test
