@@ -45,6 +45,22 @@ public final class ChildProcess implements AutoCloseable {
      */
     public static ChildProcess start(String what, List<String> command, Path directory, Map<String, String> environment,
             Path log) {
+        return start(what, command, directory, environment, name -> false, log);
+    }
+
+    /**
+     * Starts a process whose output is appended to a log, without some of this JVM's environment variables.
+     *
+     * @param what        what it is, for messages
+     * @param command     the program and its arguments
+     * @param directory   where it runs
+     * @param environment variables added to this JVM's environment
+     * @param unset       which of this JVM's variables the process does not inherit
+     * @param log         the log its standard output and error are appended to
+     * @return the running process
+     */
+    public static ChildProcess start(String what, List<String> command, Path directory, Map<String, String> environment,
+            Predicate<String> unset, Path log) {
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
             long from = Files.exists(log) ? Files.size(log) : 0;
@@ -52,6 +68,7 @@ public final class ChildProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
             builder.environment().put("AS_JAVA", System.getProperty("java.home"));
+            builder.environment().keySet().removeIf(unset);
             builder.environment().putAll(environment);
             Process process = builder.start();
             // Nothing it runs reads its input: a prompt fails at once instead of waiting for an answer.
@@ -77,7 +94,7 @@ public final class ChildProcess implements AutoCloseable {
     public static void run(String what, List<String> command, Path directory, Map<String, String> environment,
             Path log, Duration timeout) {
         ChildProcess running = start(what, command, directory, environment, log);
-        if (!running.awaitExit(timeout)) {
+        if (!running.waitFor(timeout)) {
             running.kill();
             throw new IllegalStateException(what + " did not finish in " + timeout + ": " + String.join(" ", command)
                     + "; see " + log);
@@ -170,6 +187,29 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     /**
+     * Waits until the process has ended.
+     *
+     * @param timeout how long to wait
+     * @return its exit status
+     * @throws IllegalStateException when it still runs after the timeout (it is left running)
+     */
+    public int awaitExit(Duration timeout) {
+        if (!waitFor(timeout)) {
+            throw new IllegalStateException(what + " (pid " + process.pid() + ") still runs after " + timeout);
+        }
+        return process.exitValue();
+    }
+
+    /**
+     * Asks the process to stop, as Ctrl+C or {@code kill} would: SIGTERM to its JVM (the process itself when it is
+     * one), which runs its shutdown hooks; does not wait.
+     */
+    public void terminate() {
+        family().stream().filter(handle -> handle.info().command().map(command -> command.endsWith("/java"))
+                .orElse(false)).findFirst().ifPresentOrElse(ProcessHandle::destroy, () -> process.toHandle().destroy());
+    }
+
+    /**
      * Kills the process and its descendants (a start script's JVM among them) with SIGKILL, as a crash would, and
      * waits until the process is gone.
      *
@@ -177,7 +217,7 @@ public final class ChildProcess implements AutoCloseable {
      */
     public void kill() {
         family().forEach(ProcessHandle::destroyForcibly);
-        if (!awaitExit(Duration.ofSeconds(30))) {
+        if (!waitFor(Duration.ofSeconds(30))) {
             throw new IllegalStateException(what + " (pid " + process.pid() + ") did not die of SIGKILL within 30 s");
         }
     }
@@ -192,9 +232,8 @@ public final class ChildProcess implements AutoCloseable {
             return;
         }
         List<ProcessHandle> family = family();
-        family.stream().filter(handle -> handle.info().command().map(command -> command.endsWith("/java"))
-                .orElse(false)).findFirst().ifPresentOrElse(ProcessHandle::destroy, process::destroy);
-        if (awaitExit(Duration.ofMinutes(1))) {
+        terminate();
+        if (waitFor(Duration.ofMinutes(1))) {
             family.forEach(ProcessHandle::destroyForcibly);
         } else {
             kill();
@@ -211,7 +250,7 @@ public final class ChildProcess implements AutoCloseable {
         return family;
     }
 
-    private boolean awaitExit(Duration timeout) {
+    private boolean waitFor(Duration timeout) {
         try {
             return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -101,7 +101,7 @@ class XaPriceBenchmark {
         Path nonXa = export(local);
 
         try (DurablePostgres database = DurablePostgres.start(System.getProperty("inbox.db.user"));
-                PayaraMicroProcess server = PayaraMicroProcess.deploy(xa, BOOT, List.of("--deploy", nonXa.toString()),
+                PayaraMicroProcess server = PayaraMicroProcess.deploy(List.of(xa, nonXa), BOOT, List.of(),
                         System.getProperty("txinbox.it.artemis.port"), database.url())) {
             Map<String, SetUp> setUps = new LinkedHashMap<>();
             for (String queue : List.of(InboxAckAfterCommitListener.QUEUE, InboxLocalListener.QUEUE,

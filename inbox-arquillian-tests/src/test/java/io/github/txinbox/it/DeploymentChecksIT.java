@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The deployment-time checks on a server that Arquillian keeps running while it deploys several WARs (WildFly, Open
  * Liberty): misuse of {@code @Inbox}, a missing table, a table without the primary key and a setting the server
  * cannot read each fail the deployment, and the server says why. The cause is looked for in what the adapter reports and in the server's log. On Payara
- * Micro, whose adapter starts a server per WAR, {@link DeploymentFailureIT} shows the same.
+ * Micro, {@link DeploymentFailureIT} shows the same and more, with servers of its own.
  */
 @Tag("deployer")
 @RunAsClient

@@ -103,12 +103,12 @@ class DeploymentFailureIT {
 
     /** Boots one Payara Micro with the WARs, stops it, and returns what it printed. */
     private static String start(List<WebArchive> wars, List<String> microOptions) throws Exception {
-        List<String> options = new ArrayList<>(microOptions);
-        for (WebArchive war : wars.subList(1, wars.size())) {
-            options.add("--deploy");
-            options.add(Deployments.export(war).toString());
+        List<Path> exported = new ArrayList<>();
+        for (WebArchive war : wars) {
+            exported.add(Deployments.export(war));
         }
-        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(Deployments.export(wars.get(0)), BOOT, options)) {
+        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(exported, BOOT, microOptions,
+                System.getProperty("txinbox.it.artemis.port"), System.getProperty("inbox.db.url"))) {
             String output = server.output();
             assertTrue(output.contains("\"Name\": \"test-artemis-rar\""),
                     "the server listed no deployments:\n" + output);

@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jboss.shrinkwrap.api.Archive;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.Asset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -43,13 +44,13 @@ public final class Deployments {
     }
 
     /**
-     * Writes a deployment to the run's work directory, for a server started by hand, replacing an older file of the
-     * same name.
+     * Writes a deployment to the run's work directory, for a server started by hand or the shared Payara Micro,
+     * replacing an older file of the same name.
      *
      * @param archive the deployment
      * @return the WAR file
      */
-    public static Path export(WebArchive archive) {
+    public static Path export(Archive<?> archive) {
         Path file = Path.of(System.getProperty("txinbox.it.workDir"), archive.getName());
         try {
             Files.createDirectories(file.getParent());

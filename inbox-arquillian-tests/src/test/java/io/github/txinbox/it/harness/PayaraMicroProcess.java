@@ -3,7 +3,6 @@ package io.github.txinbox.it.harness;
 import io.github.txinbox.dev.ChildProcess;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -16,7 +15,6 @@ import java.util.regex.Pattern;
  */
 public final class PayaraMicroProcess implements AutoCloseable {
 
-    private static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
     private static final Pattern URL = Pattern.compile("^\\s*http://[^/:\\s]+:(\\d+)/");
 
     private final ChildProcess process;
@@ -78,51 +76,29 @@ public final class PayaraMicroProcess implements AutoCloseable {
      */
     public static PayaraMicroProcess deploy(Path war, Duration timeout, List<String> microOptions, String brokerPort,
             String databaseUrl) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(PayaraMicro.jvmOptions(databaseUrl, brokerPort));
-        command.addAll(List.of(
-                "-jar", System.getProperty("payara.microJar"),
-                "--port", "8080", "--autoBindHttp", "--autoBindRange", "1000",
-                "--deploy", war.toString()));
-        if (!microOptions.contains("--prebootcommandfile")) {
-            command.addAll(List.of("--prebootcommandfile", System.getProperty("txinbox.it.prebootCommands")));
-        }
-        if (!microOptions.contains("--postbootcommandfile")) {
-            command.addAll(List.of("--postbootcommandfile", System.getProperty("txinbox.it.postbootCommands")));
-        }
-        command.addAll(withLegOptions(microOptions));
-        Path log = Server.workDirectory().resolve("payara-micro").resolve(war.getFileName() + "-"
-                + System.nanoTime() + ".log");
-        ChildProcess process = ChildProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
-        process.awaitOutput(output -> READY.matcher(output).find(), output -> false, timeout);
-        return new PayaraMicroProcess(process);
+        return deploy(List.of(war), timeout, microOptions, brokerPort, databaseUrl);
     }
 
     /**
-     * Adds the Payara Micro options of this leg of the platform matrix (the system property
-     * {@code txinbox.it.payaraMicroOptions}, {@code --nocluster} at least) to the caller's, joining the libraries of both into one
-     * {@code --addLibs}, since Payara Micro keeps only one.
+     * Starts Payara Micro with the test resource adapter and several WARs, deployed in this order (one that fails
+     * does not stop the next), and waits until it has booted.
+     *
+     * @param wars         the WARs to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @param brokerPort   the port of the broker
+     * @param databaseUrl  the JDBC URL the deployments read as {@code inbox.db.url}
+     * @return the running server
      */
-    private static List<String> withLegOptions(List<String> microOptions) {
-        List<String> options = new ArrayList<>();
-        List<String> libraries = new ArrayList<>();
-        List<String> all = new ArrayList<>(List.of(
-                System.getProperty("txinbox.it.payaraMicroOptions", "").trim().split("\\s+")));
-        all.addAll(microOptions);
-        for (int i = 0; i < all.size(); i++) {
-            String option = all.get(i);
-            if (option.equals("--addLibs") && i + 1 < all.size()) {
-                libraries.add(all.get(++i));
-            } else if (!option.isEmpty()) {
-                options.add(option);
-            }
-        }
-        if (!libraries.isEmpty()) {
-            options.add("--addLibs");
-            options.add(String.join(":", libraries));
-        }
-        return options;
+    public static PayaraMicroProcess deploy(List<Path> wars, Duration timeout, List<String> microOptions,
+            String brokerPort, String databaseUrl) {
+        List<String> command = PayaraMicro.command(wars, microOptions, brokerPort, databaseUrl);
+        command.addAll(List.of("--port", "8080", "--autoBindHttp", "--autoBindRange", "1000"));
+        Path log = Server.workDirectory().resolve("payara-micro").resolve(wars.get(0).getFileName() + "-"
+                + System.nanoTime() + ".log");
+        ChildProcess process = ChildProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
+        process.awaitOutput(output -> PayaraMicro.READY.matcher(output).find(), output -> false, timeout);
+        return new PayaraMicroProcess(process);
     }
 
     /**

@@ -104,7 +104,6 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
      * Returns the log of the server that Arquillian runs, where a failed deployment's cause is written.
      *
      * @return the log file
-     * @throws UnsupportedOperationException on Payara Micro, which runs a server per deployment
      */
     public abstract Path log();
 

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
+import io.github.txinbox.dev.ChildProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +23,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -214,9 +213,10 @@ class SampleIT {
 
     private static void assertLoopbackOnly(int postgresPort) throws Exception {
         long payara = Long.parseLong(Files.readString(TARGET.resolve("sample-run/domains/sample/config/pid")).trim());
-        Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
-        String sockets = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(ss.waitFor(30, TimeUnit.SECONDS));
+        ChildProcess ss = ChildProcess.start("ss", List.of("ss", "-ltnpH"), TARGET, Map.of(),
+                TARGET.resolve("sample-it").resolve("ss-" + System.nanoTime() + ".log"));
+        assertEquals(0, ss.awaitExit(Duration.ofSeconds(30)), ss.output());
+        String sockets = ss.output();
         List<String> ours = sockets.lines().filter(line -> line.contains("pid=" + payara + ",")
                 || localAddress(line).endsWith(":" + postgresPort)).toList();
         assertTrue(ours.size() >= 5, "Payara's and PostgreSQL's sockets found:\n" + sockets);
@@ -274,30 +274,18 @@ class SampleIT {
         }
     }
 
-    /** One run of the launcher in a JVM of its own, as ear-sample/run.sh starts it. */
+    /**
+     * One run of the launcher in a JVM of its own, as ear-sample/run.sh starts it; its output goes to
+     * {@code target/sample-it/run-N.log}.
+     */
     private static final class Run implements AutoCloseable {
 
-        private final Process process;
-        private final List<String> lines = new ArrayList<>();
+        private static int runs;
 
-        private Run(Process process) {
+        private final ChildProcess process;
+
+        private Run(ChildProcess process) {
             this.process = process;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        System.out.println("[sample] " + line);
-                        synchronized (lines) {
-                            lines.add(line);
-                            lines.notifyAll();
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process ended
-                }
-            }, "sample-output");
-            reader.setDaemon(true);
-            reader.start();
         }
 
         static Run start(Map<String, String> environment) throws IOException {
@@ -307,26 +295,19 @@ class SampleIT {
             // From the repository's root, with the paths relative to it, as run.sh passes them.
             Path root = TARGET.getParent().getParent().getParent();
             Path target = root.relativize(TARGET);
-            ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+            Path log = TARGET.resolve("sample-it").resolve("run-" + (++runs) + ".log");
+            Files.deleteIfExists(log);
+            List<String> command = List.of(ProcessHandle.current().info().command().orElse("java"),
                     "-Djava.io.tmpdir=" + target.resolve("tmp"), "-cp", classpath, "-Dsample.target=" + target,
-                    SampleLauncher.class.getName()).directory(root.toFile()).redirectErrorStream(true);
-            builder.environment().keySet().removeIf(name -> name.startsWith("TXINBOX_SAMPLE_")
-                    && !name.equals("TXINBOX_SAMPLE_PORT_OFFSET"));
-            builder.environment().putAll(environment);
-            return new Run(builder.start());
+                    SampleLauncher.class.getName());
+            return new Run(ChildProcess.start("the sample's launcher", command, root, environment,
+                    name -> name.startsWith("TXINBOX_SAMPLE_") && !name.equals("TXINBOX_SAMPLE_PORT_OFFSET"), log));
         }
 
-        /** Waits until the sample says it is running (or ends). */
-        void awaitRunning() throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
-            synchronized (lines) {
-                while (lines.stream().noneMatch(line -> line.startsWith("Press Ctrl+C"))) {
-                    assertTrue(process.isAlive(), "the sample ended:\n" + output());
-                    long left = deadline - System.nanoTime();
-                    assertTrue(left > 0, "the sample did not get to running within 8 minutes:\n" + output());
-                    lines.wait(Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1_000));
-                }
-            }
+        /** Waits until the sample says it is running. */
+        void awaitRunning() {
+            assertTrue(process.awaitOutput(output -> output.lines().anyMatch(line -> line.startsWith("Press Ctrl+C")),
+                    output -> false, Duration.ofMinutes(8)), "the sample ended:\n" + output());
         }
 
         /**
@@ -335,17 +316,16 @@ class SampleIT {
          * in a session of its own, out of a terminal's reach, so Ctrl+C reaches the launcher only, as here.)
          */
         void stop() {
-            // Through the handle: Process.destroy() would also close the pipe this test reads the output from.
-            process.toHandle().destroy();
+            process.terminate();
         }
 
-        int awaitExit() throws InterruptedException {
-            if (!process.waitFor(3, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new AssertionError("the sample did not stop within 3 minutes:\n" + output());
+        int awaitExit() {
+            try {
+                return process.awaitExit(Duration.ofMinutes(3));
+            } catch (IllegalStateException e) {
+                process.kill();
+                throw new AssertionError("the sample did not stop within 3 minutes:\n" + output(), e);
             }
-            Thread.sleep(200); // the reader's last lines
-            return process.exitValue();
         }
 
         /**
@@ -354,17 +334,7 @@ class SampleIT {
          */
         @Override
         public void close() throws IOException {
-            if (process.isAlive()) {
-                stop();
-                try {
-                    if (!process.waitFor(3, TimeUnit.MINUTES)) {
-                        process.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    process.destroyForcibly();
-                    Thread.currentThread().interrupt();
-                }
-            }
+            process.close();
             Path pid = TARGET.resolve("sample-run/domains/sample/config/pid");
             if (Files.exists(pid)) {
                 ProcessHandle.of(Long.parseLong(Files.readString(pid).trim()))
@@ -381,18 +351,14 @@ class SampleIT {
         }
 
         String output() {
-            synchronized (lines) {
-                return String.join("\n", lines);
-            }
+            return process.output();
         }
 
         Matcher find(Pattern pattern) {
-            synchronized (lines) {
-                for (String line : lines) {
-                    Matcher matcher = pattern.matcher(line);
-                    if (matcher.find()) {
-                        return matcher;
-                    }
+            for (String line : output().lines().toList()) {
+                Matcher matcher = pattern.matcher(line);
+                if (matcher.find()) {
+                    return matcher;
                 }
             }
             throw new AssertionError(pattern + " not in:\n" + output());
@@ -401,12 +367,10 @@ class SampleIT {
         /** The outcome table's rows, by label. */
         Map<String, String> table() {
             Map<String, String> rows = new LinkedHashMap<>();
-            synchronized (lines) {
-                for (String line : lines) {
-                    Matcher row = ROW.matcher(line);
-                    if (row.matches()) {
-                        rows.put(row.group(1).strip(), row.group(2));
-                    }
+            for (String line : output().lines().toList()) {
+                Matcher row = ROW.matcher(line);
+                if (row.matches()) {
+                    rows.put(row.group(1).strip(), row.group(2));
                 }
             }
             return rows;
