@@ -5,6 +5,6 @@
  * messages in the caller's JTA transaction; the {@link io.github.txinbox.InboxTable} it writes to and its DDL
  * ({@link io.github.txinbox.InboxSchema}); the {@link io.github.txinbox.InboxSettings} and
  * {@link io.github.txinbox.InboxLimits}. Package-private types here hold the SQL. Nothing here depends on
- * {@code io.github.txinbox.internal}.
+ * the packages under {@code io.github.txinbox.internal}.
  */
 package io.github.txinbox;

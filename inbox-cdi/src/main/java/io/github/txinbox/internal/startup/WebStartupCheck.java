@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.startup;
 
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
@@ -10,10 +10,10 @@ import java.util.Set;
 
 /**
  * Checks the inbox table when a web module starts, in that module's environment, and lends the readiness check that
- * environment ({@link ComponentEnvironment#keepModuleContext()}). In an EAR with the library in
- * {@code lib/}, the container fires CDI's start-up event at the level of the EAR, where the library's beans get no
- * resources, so {@link StartupCheck} cannot check the table there; a web module's listeners run where they can. Found
- * by the servlet container through {@code META-INF/services}, in {@code WEB-INF/lib} and in an EAR's {@code lib/}
+ * environment ({@link io.github.txinbox.internal.health.ComponentEnvironment#keepModuleContext()}). In an EAR with the
+ * library in {@code lib/}, the container fires CDI's start-up event at the level of the EAR, where the library's beans
+ * get no resources, so {@link StartupCheck} cannot check the table there; a web module's listeners run where they can.
+ * Found by the servlet container through {@code META-INF/services}, in {@code WEB-INF/lib} and in an EAR's {@code lib/}
  * alike; where the start-up event already checked the table, this does nothing.
  */
 public class WebStartupCheck implements ServletContainerInitializer {

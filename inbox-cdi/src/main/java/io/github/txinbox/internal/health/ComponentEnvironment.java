@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.health;
 
 import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,10 +14,10 @@ import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 
 /**
- * Where the library can reach its database from: the one home of "no component environment here". The start-up
- * check ({@link StartupCheck}) and the readiness check ({@link HealthProbe}) ask it for a look; it answers from the
- * component environment current on the calling thread, else from the web module whose context it borrowed, else
- * not at all.
+ * Where the library can reach its database from: the one home of "no component environment here". The start-up check
+ * ({@link io.github.txinbox.internal.startup.StartupCheck}) and the readiness check ({@link HealthProbe}) ask it for a
+ * look; it answers from the component environment current on the calling thread, else from the web module whose context
+ * it borrowed, else not at all.
  *
  * <p>There is no component environment for the library where the container creates its beans with nothing injected
  * (Payara creates the beans of an EAR's {@code lib/} outside every module for the start-up event it fires at the
@@ -27,9 +27,10 @@ import javax.naming.NamingException;
  * the deployment and the readiness check reports {@code DOWN} with the reason and logs it at {@code WARNING}.
  *
  * <p>In an EAR, the first web module that starts lends its context ({@link #keepModuleContext()}, called by
- * {@link WebStartupCheck} in the module's environment): the look is kept as a contextual proxy of the module's
- * {@code java:comp/DefaultContextService} (Jakarta Concurrency), so that a call from anywhere runs in that module's
- * environment, with the persistence unit it sees. A look from the current environment wins over the borrowed one.
+ * {@link io.github.txinbox.internal.startup.WebStartupCheck} in the module's environment): the look is kept as a
+ * contextual proxy of the module's {@code java:comp/DefaultContextService} (Jakarta Concurrency), so that a call from
+ * anywhere runs in that module's environment, with the persistence unit it sees. A look from the current environment
+ * wins over the borrowed one.
  */
 @ApplicationScoped
 public class ComponentEnvironment {
@@ -127,7 +128,7 @@ public class ComponentEnvironment {
      * @return the verifier, or {@code null} where there is no component environment for the inbox
      * @throws IllegalStateException when creating it failed otherwise, with the cause
      */
-    static TableVerifier verifier(Instance.Handle<TableVerifier> handle) {
+    public static TableVerifier verifier(Instance.Handle<TableVerifier> handle) {
         TableVerifier verifier;
         try {
             verifier = handle.get();

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.settings;
 
 import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxSettings;
@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 
 /**
  * Produces the application's {@link InboxSettings}, resolved once: on first use, or when the application starts
- * ({@link StartupCheck}), where a bad setting fails the start.
+ * ({@link io.github.txinbox.internal.startup.StartupCheck}), where a bad setting fails the start.
  */
 @ApplicationScoped
 public class SettingsProducer {

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.binding;
 
 import io.github.txinbox.Inbox;
 import java.nio.ByteBuffer;

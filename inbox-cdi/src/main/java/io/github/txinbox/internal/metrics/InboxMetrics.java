@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.metrics;
 
 import io.github.txinbox.InboxEvent;
 import io.github.txinbox.InboxOutcome;
@@ -19,10 +19,11 @@ import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 
 /**
- * Counts the calls the inbox reported, by what their transactions ended with, and times them in the application's MicroProfile Metrics registry, from the
- * {@link InboxEvent}s, under the names and tags docs/inbox.md lists, which are kept stable. Not discovered:
- * {@link InboxExtension} adds it as an application-scoped bean where the MicroProfile Metrics API is present, so that
- * nothing else in the library depends on it.
+ * Counts the calls the inbox reported, by what their transactions ended with, and times them in the application's
+ * MicroProfile Metrics registry, from the {@link InboxEvent}s, under the names and tags docs/inbox.md lists, which are
+ * kept stable. Not discovered: {@link io.github.txinbox.internal.binding.InboxExtension} adds it as an
+ * application-scoped bean where the MicroProfile Metrics API is present, so that nothing else in the library depends on
+ * it.
  */
 public class InboxMetrics {
 

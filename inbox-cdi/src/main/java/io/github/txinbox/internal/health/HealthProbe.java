@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.health;
 
 import io.github.txinbox.InboxSettings;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,9 +8,9 @@ import java.util.Optional;
 /**
  * Looks at the inbox's database for {@link InboxReadiness}: whether the table fits, and which transactions have stayed
  * prepared longer than the configured age. It needs no MicroProfile API, so it is an ordinary bean of the library; the
- * readiness check, which an extension adds and which therefore sees none of the library's beans on Payara, receives
- * it as the event {@link StartupCheck} fires when the application starts. Where the look can run from, and what
- * happens where it cannot, is {@link ComponentEnvironment}'s to say.
+ * readiness check, which an extension adds and which therefore sees none of the library's beans on Payara, receives it
+ * as the event {@link io.github.txinbox.internal.startup.StartupCheck} fires when the application starts. Where the
+ * look can run from, and what happens where it cannot, is {@link ComponentEnvironment}'s to say.
  */
 @ApplicationScoped
 public class HealthProbe {

@@ -1,7 +1,10 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.binding;
 
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxDefinitionException;
+import io.github.txinbox.internal.health.InboxReadiness;
+import io.github.txinbox.internal.metrics.InboxMetrics;
+import io.github.txinbox.internal.settings.MicroProfileApis;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -182,7 +185,7 @@ public class InboxExtension implements Extension {
      *
      * @return each scope, with the first method that uses it
      */
-    Map<String, String> scopes() {
+    public Map<String, String> scopes() {
         Map<String, String> scopes = new LinkedHashMap<>();
         for (Map<Method, InboxBinding> methods : bindings.values()) {
             for (InboxBinding binding : methods.values()) {

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.health;
 
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxTableException;
@@ -12,10 +12,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Looks at the inbox's database in a transaction of its own, the one look of the start-up check ({@link StartupCheck})
- * and the readiness check ({@link HealthProbe}): whether the table fits, and which transactions have stayed prepared.
- * {@link ComponentEnvironment} creates one for each look, so that it and its repository get their resources from the
- * component environment current at that moment.
+ * Looks at the inbox's database in a transaction of its own, the one look of the start-up check
+ * ({@link io.github.txinbox.internal.startup.StartupCheck}) and the readiness check ({@link HealthProbe}): whether the
+ * table fits, and which transactions have stayed prepared. {@link ComponentEnvironment} creates one for each look, so
+ * that it and its repository get their resources from the component environment current at that moment.
  */
 @Dependent
 public class TableVerifier {
@@ -26,7 +26,7 @@ public class TableVerifier {
      * @param unfit    why the table will not do, or {@code null} when it fits
      * @param prepared the transactions prepared for longer than the age asked, oldest first
      */
-    record Findings(InboxTableException unfit, List<PreparedTransaction> prepared) {
+    public record Findings(InboxTableException unfit, List<PreparedTransaction> prepared) {
 
         /** What makes the table unfit, or {@code null} when it fits. */
         String tableProblem() {

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.settings;
 
 import io.github.txinbox.InboxConfigurationException;
 import java.io.IOException;
@@ -13,14 +13,15 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Finds the optional MicroProfile APIs. The classes that use them ({@link MicroProfileConfig}, {@link InboxMetrics}, {@link InboxReadiness})
+ * Finds the optional MicroProfile APIs. The classes that use them ({@link MicroProfileConfig},
+ * {@link io.github.txinbox.internal.metrics.InboxMetrics}, {@link io.github.txinbox.internal.health.InboxReadiness})
  * are loaded only after a check here found the API, so the library also deploys on servers without them.
  */
-final class MicroProfileApis {
+public final class MicroProfileApis {
 
     static final String CONFIG_PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
-    static final String METRIC_REGISTRY = "org.eclipse.microprofile.metrics.MetricRegistry";
-    static final String HEALTH_CHECK = "org.eclipse.microprofile.health.HealthCheck";
+    public static final String METRIC_REGISTRY = "org.eclipse.microprofile.metrics.MetricRegistry";
+    public static final String HEALTH_CHECK = "org.eclipse.microprofile.health.HealthCheck";
 
     /** Where an application keeps its MicroProfile Config properties. */
     static final String CONFIG_FILE = "META-INF/microprofile-config.properties";
@@ -37,7 +38,7 @@ final class MicroProfileApis {
      * @param loader    the class loader
      * @return whether the class loads
      */
-    static boolean present(String className, ClassLoader loader) {
+    public static boolean present(String className, ClassLoader loader) {
         try {
             Class.forName(className, false, loader);
             return true;

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.settings;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -6,6 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxConfigurationException;
+import io.github.txinbox.internal.binding.InboxExtension;
+import io.github.txinbox.internal.binding.InboxInterceptor;
+import io.github.txinbox.internal.health.ComponentEnvironment;
+import io.github.txinbox.internal.health.HealthProbe;
+import io.github.txinbox.internal.health.InboxReadiness;
+import io.github.txinbox.internal.health.TableVerifier;
+import io.github.txinbox.internal.metrics.InboxMetrics;
+import io.github.txinbox.internal.startup.StartupCheck;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,14 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.startup;
 
 import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTableException;
+import io.github.txinbox.internal.binding.InboxExtension;
+import io.github.txinbox.internal.health.ComponentEnvironment;
+import io.github.txinbox.internal.health.HealthProbe;
+import io.github.txinbox.internal.health.TableVerifier;
+import io.github.txinbox.internal.settings.SettingsProducer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Event;

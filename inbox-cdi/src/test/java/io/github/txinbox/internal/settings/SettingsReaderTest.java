@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.settings;
 
 import static io.github.txinbox.InboxSettings.CLAIM_MAX_WAIT;
 import static io.github.txinbox.InboxSettings.KEY;

@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.binding;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;

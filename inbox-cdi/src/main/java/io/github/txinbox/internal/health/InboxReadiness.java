@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.health;
 
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.PreparedTransaction;
@@ -19,9 +19,10 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * The inbox's MicroProfile Health readiness check, named {@value #NAME}: down when the database cannot be reached or
  * the inbox table is missing or unfit; up otherwise, reporting the transactions prepared in the database for longer
- * than {@link InboxSettings#PREPARED_TRANSACTION_AGE}, which hold their markers' locks until someone resolves them.
- * Not discovered: {@link InboxExtension} adds it as an application-scoped bean where the MicroProfile Health API is
- * present, so that nothing else in the library depends on it. The data's names are kept stable.
+ * than {@link InboxSettings#PREPARED_TRANSACTION_AGE}, which hold their markers' locks until someone resolves them. Not
+ * discovered: {@link io.github.txinbox.internal.binding.InboxExtension} adds it as an application-scoped bean where the
+ * MicroProfile Health API is present, so that nothing else in the library depends on it. The data's names are kept
+ * stable.
  */
 @Readiness
 public class InboxReadiness implements HealthCheck {
@@ -36,7 +37,10 @@ public class InboxReadiness implements HealthCheck {
     /** The last failure logged at {@code WARNING}, so that a lasting one is logged once, not at every call. */
     private final AtomicReference<String> lastWarned = new AtomicReference<>();
 
-    /** The library's probe, announced by {@link StartupCheck} when the application starts. */
+    /**
+     * The library's probe, announced by {@link io.github.txinbox.internal.startup.StartupCheck} when the application
+     * starts.
+     */
     private volatile HealthProbe probe;
 
     /**

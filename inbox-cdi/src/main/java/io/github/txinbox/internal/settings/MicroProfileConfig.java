@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.settings;
 
 import java.util.Optional;
 import java.util.function.Function;

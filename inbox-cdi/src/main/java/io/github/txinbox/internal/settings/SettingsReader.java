@@ -1,4 +1,4 @@
-package io.github.txinbox.internal;
+package io.github.txinbox.internal.settings;
 
 import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxSettings;
