@@ -12,7 +12,8 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.DurablePostgres;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.PayaraMicro;
+import io.github.txinbox.it.harness.StandaloneServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,7 +102,7 @@ class XaPriceBenchmark {
         Path nonXa = export(local);
 
         try (DurablePostgres database = DurablePostgres.start(System.getProperty("inbox.db.user"));
-                PayaraMicroProcess server = PayaraMicroProcess.deploy(List.of(xa, nonXa), BOOT, List.of(),
+                StandaloneServer server = PayaraMicro.start(List.of(xa, nonXa), BOOT, List.of(),
                         System.getProperty("txinbox.it.artemis.port"), database.url())) {
             Map<String, SetUp> setUps = new LinkedHashMap<>();
             for (String queue : List.of(InboxAckAfterCommitListener.QUEUE, InboxLocalListener.QUEUE,

@@ -13,8 +13,9 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.Deployments;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.PayaraMicro;
 import io.github.txinbox.it.harness.PersistentBroker;
+import io.github.txinbox.it.harness.StandaloneServer;
 import io.github.txinbox.it.messaging.Orders;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,7 @@ class AckAfterCommitBrokerRestartIT {
         String batch = "restart-" + UUID.randomUUID();
         try (PersistentBroker broker = PersistentBroker.start(
                         Path.of(System.getProperty("txinbox.it.workDir"), "broker-restart"));
-                PayaraMicroProcess server = PayaraMicroProcess.deploy(war, Duration.ofMinutes(3), List.of(),
+                StandaloneServer server = PayaraMicro.start(war, Duration.ofMinutes(3), List.of(),
                         Integer.toString(broker.port()))) {
             Broker.sendEach(broker.url(), "orders", IntStream.range(0, ORDERS)
                     .mapToObj(i -> Map.of(Orders.ORDER_ID, batch + "-" + i, Orders.BEHAVIOUR, "slow")).toList());

@@ -9,23 +9,20 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
-import io.github.txinbox.it.harness.CrashServer;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.Messages;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.harness.StandaloneServer;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.AckAfterCommitCrashPoints;
 import io.github.txinbox.it.portable.AckAfterCommitHandler;
 import io.github.txinbox.it.portable.AckAfterCommitListener;
-import java.net.URL;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.activemq.artemis.api.core.SimpleString;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -52,70 +49,24 @@ class AckAfterCommitCrashIT {
     private static final String SCOPE = AckAfterCommitHandler.SCOPE;
     private static final String QUEUE = AckAfterCommitListener.QUEUE;
 
-    /** A server of this run's kind, started by hand so that the test can kill it. */
-    private interface Node extends AutoCloseable {
-
-        /** Kills the server with SIGKILL (if it still runs) and waits until it is gone. */
-        void kill() throws Exception;
-
-        /** The test's way to the server's broker. */
-        Messages messages();
-    }
-
     /**
-     * The one directory of this class's WildFly or Open Liberty server, made new once per run and kept across the
-     * tests (each ends with its queue drained), so that only the first start pays for a new server.
+     * The one directory of this class's server, made new once per run and kept across the tests (each ends with its
+     * queue drained), so that only the first start pays for a new server.
      */
     private static final String DIRECTORY = "ack-after-commit";
 
     private static boolean directoryIsNew;
 
-    private static Node start() throws Exception {
-        WebArchive war = Deployments.withMessaging(Deployments.war(AckAfterCommitCrashIT.class));
-        if (Server.current().usesTestBroker()) {
-            PayaraMicroProcess process = PayaraMicroProcess.deploy(Deployments.export(war), BOOT);
-            URL url = new URL("http://127.0.0.1:" + process.httpPort() + "/" + war.getName().replace(".war", "")
-                    + "/");
-            return new Node() {
-                @Override
-                public void kill() throws Exception {
-                    process.kill();
-                }
-
-                @Override
-                public Messages messages() {
-                    return Messages.of(url);
-                }
-
-                @Override
-                public void close() throws Exception {
-                    process.close();
-                }
-            };
-        }
+    /** Starts a server of this run's kind by hand, so that the test can kill it. */
+    private static StandaloneServer start() throws Exception {
         synchronized (AckAfterCommitCrashIT.class) {
             if (!directoryIsNew) {
                 Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", DIRECTORY));
                 directoryIsNew = true;
             }
         }
-        StandaloneServer server = StandaloneServer.start(DIRECTORY, war, BOOT);
-        return new Node() {
-            @Override
-            public void kill() {
-                server.kill();
-            }
-
-            @Override
-            public Messages messages() {
-                return Messages.of(server.url());
-            }
-
-            @Override
-            public void close() {
-                server.close();
-            }
-        };
+        return StandaloneServer.start(DIRECTORY,
+                Deployments.withMessaging(Deployments.war(AckAfterCommitCrashIT.class)), BOOT);
     }
 
     @BeforeEach
@@ -148,17 +99,17 @@ class AckAfterCommitCrashIT {
      * halted server is already gone).
      */
     private static void sendAndKill(String orderId, String behaviour) throws Exception {
-        try (Node node = start()) {
-            node.messages().send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
-            CrashServer.awaitCrashPoint(orderId);
-            node.kill();
+        try (StandaloneServer server = start()) {
+            Messages.of(server.url()).send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
+            CrashApplication.awaitCrashPoint(orderId);
+            server.kill();
         }
     }
 
     /** Starts the server again and waits until the order's message has been decided as expected and acknowledged. */
     private static void restartAndDrain(String orderId, String outcome, long decided) throws Exception {
-        try (Node node = start()) {
-            Messages messages = node.messages();
+        try (StandaloneServer server = start()) {
+            Messages messages = Messages.of(server.url());
             try {
                 Await.until(WAIT, "the redelivery of " + orderId + " to be " + outcome,
                         () -> decisions(orderId, outcome) == decided);
@@ -231,10 +182,10 @@ class AckAfterCommitCrashIT {
     @Test
     void theCommitFailsOnAKilledConnectionAndTheRedeliveryIsProcessedOnce() throws Exception {
         String orderId = TestDatabase.newOrderId();
-        try (Node node = start()) {
-            Messages messages = node.messages();
+        try (StandaloneServer server = start()) {
+            Messages messages = Messages.of(server.url());
             messages.send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "stall-first"), 1);
-            CrashServer.awaitCrashPoint(orderId);
+            CrashApplication.awaitCrashPoint(orderId);
             // The handler waits with its transaction open; its database connection is killed under it.
             long pid = queryLong("SELECT pid FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?",
                     orderId);

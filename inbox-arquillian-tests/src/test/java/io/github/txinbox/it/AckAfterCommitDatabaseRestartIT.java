@@ -9,10 +9,11 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.Deployments;
-import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.DurablePostgres.Shutdown;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.DurablePostgres;
+import io.github.txinbox.it.harness.PayaraMicro;
 import io.github.txinbox.it.harness.PersistentBroker;
+import io.github.txinbox.it.harness.StandaloneServer;
 import io.github.txinbox.it.messaging.Orders;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +54,7 @@ class AckAfterCommitDatabaseRestartIT {
                 PersistentBroker broker = PersistentBroker.start(
                         Path.of(System.getProperty("txinbox.it.workDir"), "database-restart"), Duration.ofMillis(500),
                         Duration.ofSeconds(5));
-                PayaraMicroProcess server = PayaraMicroProcess.deploy(war, Duration.ofMinutes(3), List.of(),
+                StandaloneServer server = PayaraMicro.start(war, Duration.ofMinutes(3), List.of(),
                         Integer.toString(broker.port()), database.url())) {
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> send(broker, batch));
 

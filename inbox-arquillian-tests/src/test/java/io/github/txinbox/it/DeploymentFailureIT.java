@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.PayaraMicro;
+import io.github.txinbox.it.harness.StandaloneServer;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.misuse.BeanManagedListener;
 import io.github.txinbox.it.misuse.NotSupportedService;
@@ -107,7 +108,7 @@ class DeploymentFailureIT {
         for (WebArchive war : wars) {
             exported.add(Deployments.export(war));
         }
-        try (PayaraMicroProcess server = PayaraMicroProcess.deploy(exported, BOOT, microOptions,
+        try (StandaloneServer server = PayaraMicro.start(exported, BOOT, microOptions,
                 System.getProperty("txinbox.it.artemis.port"), System.getProperty("inbox.db.url"))) {
             String output = server.output();
             assertTrue(output.contains("\"Name\": \"test-artemis-rar\""),

@@ -7,13 +7,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
-import io.github.txinbox.it.harness.CrashServer;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.Messages;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.harness.StandaloneServer;
-import io.github.txinbox.it.harness.WildFly;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.PortableCrashHandler;
 import io.github.txinbox.it.portable.PortableCrashListener;
@@ -67,7 +66,7 @@ class KilledServerIT {
         try (StandaloneServer server = freshServer(name)) {
             Messages.of(server.url()).send(PortableCrashListener.QUEUE,
                     Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
-            CrashServer.awaitCrashPoint(orderId);
+            CrashApplication.awaitCrashPoint(orderId);
             server.kill();
         }
     }
@@ -93,7 +92,7 @@ class KilledServerIT {
 
     @Test
     void killedAfterTheDecisionToCommitRecoveryCommitsTheDatabaseAndNothingRunsTwice() throws Exception {
-        assumeTrue(Server.current() instanceof WildFly && !Server.nonXa(),
+        assumeTrue(Server.current().exposesTransactionManager() && !Server.nonXa(),
                 "needs an XA datasource and the transaction manager in JNDI (WildFly's java:jboss/TransactionManager)");
         TestDatabase.update("DELETE FROM " + INBOX + " WHERE scope = ?", PortableCrashHandler.SCOPE);
         String orderId = "killed-" + UUID.randomUUID();

@@ -8,8 +8,8 @@ import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
 import io.github.txinbox.it.harness.CommitGate;
-import io.github.txinbox.it.harness.CrashServer;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.CrashApplication;
+import io.github.txinbox.it.harness.StandaloneServer;
 import io.github.txinbox.it.messaging.Orders;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +49,7 @@ class NonXaServerCrashIT {
 
     @BeforeAll
     static void exportWar() throws Exception {
-        war = CrashServer.exportWar(NonXaServerCrashIT.class);
+        war = CrashApplication.exportWar(NonXaServerCrashIT.class);
     }
 
     @BeforeEach
@@ -60,8 +60,8 @@ class NonXaServerCrashIT {
                 "the non-XA leg runs PostgreSQL at max_prepared_transactions = 0");
     }
 
-    private static PayaraMicroProcess start(String name) throws Exception {
-        return CrashServer.start(war, name, false);
+    private static StandaloneServer start(String name) throws Exception {
+        return CrashApplication.start(war, name, false);
     }
 
     private static long decisions(String messageId, String outcome) {
@@ -76,12 +76,12 @@ class NonXaServerCrashIT {
     private static void assertTheBrokersBranchIsStillPrepared(String orderId) throws InterruptedException {
         Thread.sleep(5_000);
         assertEquals(1, Broker.preparedBranches(), "the broker's branch is still prepared");
-        assertEquals(1, CrashServer.crashQueue().getDeliveringCount(), "the prepared branch holds the message");
-        assertEquals(1, CrashServer.handlerCalls(orderId), "the message was not redelivered while its branch was prepared");
+        assertEquals(1, CrashApplication.crashQueue().getDeliveringCount(), "the prepared branch holds the message");
+        assertEquals(1, CrashApplication.handlerCalls(orderId), "the message was not redelivered while its branch was prepared");
     }
 
     private static void assertNothingLostNothingPrepared(String orderId) {
-        Queue queue = CrashServer.crashQueue();
+        Queue queue = CrashApplication.crashQueue();
         assertEquals(0, queue.getMessageCount() + queue.getDeliveringCount() + queue.getScheduledCount(),
                 "the queue is empty");
         assertEquals(0, deadLettered(orderId), "the order did not end in the dead-letter queue");
@@ -91,40 +91,40 @@ class NonXaServerCrashIT {
 
     @Test
     void killedInTheHandlerTheRestartedServerProcessesTheMessageOnce() throws Exception {
-        CrashServer.freshDirectory("nonxa-handler");
+        CrashApplication.freshDirectory("nonxa-handler");
         String orderId = "crash-" + UUID.randomUUID();
-        String messageId = CrashServer.sendAndKill(war, "nonxa-handler", false, orderId, "hang");
+        String messageId = CrashApplication.sendAndKill(war, "nonxa-handler", false, orderId, "hang");
         // Nothing was prepared anywhere: the database rolled back when the connection dropped, and the broker put
         // the message back when the consumer's connection did.
         Await.until(Duration.ofSeconds(30), "the broker to take the message back",
-                () -> CrashServer.crashQueue().getMessageCount() == 1
-                        && CrashServer.crashQueue().getDeliveringCount() == 0);
-        assertEquals(0, CrashServer.invoices(orderId), "the invoice was flushed but never committed");
-        assertEquals(0, CrashServer.markers(messageId));
+                () -> CrashApplication.crashQueue().getMessageCount() == 1
+                        && CrashApplication.crashQueue().getDeliveringCount() == 0);
+        assertEquals(0, CrashApplication.invoices(orderId), "the invoice was flushed but never committed");
+        assertEquals(0, CrashApplication.markers(messageId));
         assertEquals(0, Broker.preparedBranches());
 
-        try (PayaraMicroProcess server = start("nonxa-handler")) {
+        try (StandaloneServer server = start("nonxa-handler")) {
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(2, CrashServer.handlerCalls(orderId), "the redelivery reached the handler");
-        assertEquals(1, CrashServer.invoices(orderId));
-        assertEquals(1, CrashServer.markers(messageId));
+        assertEquals(2, CrashApplication.handlerCalls(orderId), "the redelivery reached the handler");
+        assertEquals(1, CrashApplication.invoices(orderId));
+        assertEquals(1, CrashApplication.markers(messageId));
         assertEquals(1, decisions(messageId, "PROCESSED"));
         assertNothingLostNothingPrepared(orderId);
     }
 
     @Test
     void killedAfterTheDatabaseCommittedTheRedeliveryIsADuplicate() throws Exception {
-        CrashServer.freshDirectory("nonxa-committed");
+        CrashApplication.freshDirectory("nonxa-committed");
         String orderId = "crash-" + UUID.randomUUID();
         String messageId;
         AtomicLong invoicedAtTheGate = new AtomicLong(-1);
         AtomicLong preparedInBrokerAtTheGate = new AtomicLong(-1);
-        try (PayaraMicroProcess server = start("nonxa-committed")) {
+        try (StandaloneServer server = start("nonxa-committed")) {
             try (CommitGate gate = CommitGate.install(xid -> {
                 // The broker has the second phase of its branch in hand and has not carried it out: the database's
                 // commit is already done. The server dies here.
-                invoicedAtTheGate.set(CrashServer.invoices(orderId));
+                invoicedAtTheGate.set(CrashApplication.invoices(orderId));
                 preparedInBrokerAtTheGate.set(Broker.preparedBranches());
                 server.kill();
             })) {
@@ -134,11 +134,11 @@ class NonXaServerCrashIT {
         }
         assertEquals(1, invoicedAtTheGate.get(), "the database had committed when the broker's commit arrived");
         assertEquals(1, preparedInBrokerAtTheGate.get(), "the broker's branch was prepared");
-        assertEquals(1, CrashServer.markers(messageId), "the marker is committed");
+        assertEquals(1, CrashApplication.markers(messageId), "the marker is committed");
         assertEquals(1, Broker.preparedBranches(), "the broker never committed its branch");
         assertEquals(0, TestDatabase.preparedTransactions());
 
-        try (PayaraMicroProcess server = start("nonxa-committed")) {
+        try (StandaloneServer server = start("nonxa-committed")) {
             assertTheBrokersBranchIsStillPrepared(orderId);
             Broker.rollBackThePreparedBranch(); // what the broker's administrator does
             // The message comes back; the inbox finds its marker and the handler does not run again.
@@ -146,32 +146,32 @@ class NonXaServerCrashIT {
                     () -> decisions(messageId, "DUPLICATE") == 1);
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(1, CrashServer.handlerCalls(orderId), "the handler ran once");
-        assertEquals(1, CrashServer.invoices(orderId));
-        assertEquals(1, CrashServer.markers(messageId));
+        assertEquals(1, CrashApplication.handlerCalls(orderId), "the handler ran once");
+        assertEquals(1, CrashApplication.invoices(orderId));
+        assertEquals(1, CrashApplication.markers(messageId));
         assertEquals(1, decisions(messageId, "PROCESSED"));
         assertNothingLostNothingPrepared(orderId);
     }
 
     @Test
     void killedBeforeTheDatabaseCommittedTheRedeliveryIsProcessedOnce() throws Exception {
-        CrashServer.freshDirectory("nonxa-before-commit");
+        CrashApplication.freshDirectory("nonxa-before-commit");
         String orderId = "crash-" + UUID.randomUUID();
-        String messageId = CrashServer.sendAndKill(war, "nonxa-before-commit", false, orderId, "hang-in-prepare");
+        String messageId = CrashApplication.sendAndKill(war, "nonxa-before-commit", false, orderId, "hang-in-prepare");
         // The broker's branch is prepared; the database's work was never committed and died with the connection.
         assertEquals(1, Broker.preparedBranches(), "the broker's branch is prepared");
-        assertEquals(0, CrashServer.invoices(orderId));
-        assertEquals(0, CrashServer.markers(messageId));
+        assertEquals(0, CrashApplication.invoices(orderId));
+        assertEquals(0, CrashApplication.markers(messageId));
         assertEquals(0, TestDatabase.preparedTransactions());
 
-        try (PayaraMicroProcess server = start("nonxa-before-commit")) {
+        try (StandaloneServer server = start("nonxa-before-commit")) {
             assertTheBrokersBranchIsStillPrepared(orderId);
             Broker.rollBackThePreparedBranch(); // what the broker's administrator does
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(2, CrashServer.handlerCalls(orderId), "the redelivery reached the handler");
-        assertEquals(1, CrashServer.invoices(orderId));
-        assertEquals(1, CrashServer.markers(messageId));
+        assertEquals(2, CrashApplication.handlerCalls(orderId), "the redelivery reached the handler");
+        assertEquals(1, CrashApplication.invoices(orderId));
+        assertEquals(1, CrashApplication.markers(messageId));
         // Both attempts claimed the message (the inbox decides when the method returns, before the commit); only the
         // second committed.
         assertEquals(2, decisions(messageId, "PROCESSED"));

@@ -7,8 +7,8 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
-import io.github.txinbox.it.harness.CrashServer;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
+import io.github.txinbox.it.harness.CrashApplication;
+import io.github.txinbox.it.harness.StandaloneServer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The server killed with SIGKILL (kill -9) in the middle of a message, at three points: in the handler, between the
  * two phases of the commit (the database and the broker prepared, no decision logged), and in the second phase (the
  * decision to commit logged, the broker's branch committed, the database's still prepared); then started again with
- * the same transaction log. Runs Payara Micro by hand ({@link CrashServer}) with an XA datasource; NonXaServerCrashIT
+ * the same transaction log. Runs Payara Micro by hand ({@link CrashApplication}) with an XA datasource; NonXaServerCrashIT
  * does the same with a plain one.
  */
 @Tag("xa") // the XA set-up; NonXaServerCrashIT kills the non-XA one
@@ -34,15 +34,15 @@ class ServerCrashIT {
 
     @BeforeAll
     static void exportWar() throws Exception {
-        war = CrashServer.exportWar(ServerCrashIT.class);
+        war = CrashApplication.exportWar(ServerCrashIT.class);
     }
 
     private static void freshDirectory(String name) throws IOException {
-        CrashServer.freshDirectory(name);
+        CrashApplication.freshDirectory(name);
     }
 
-    private static PayaraMicroProcess start(String name) throws Exception {
-        return CrashServer.start(war, name, true);
+    private static StandaloneServer start(String name) throws Exception {
+        return CrashApplication.start(war, name, true);
     }
 
     /** Transactions prepared in the test database and neither committed nor rolled back. */
@@ -56,14 +56,14 @@ class ServerCrashIT {
     }
 
     private static org.apache.activemq.artemis.core.server.Queue crashQueue() {
-        return CrashServer.crashQueue();
+        return CrashApplication.crashQueue();
     }
 
     /** Sends one order that stops the server at the given point, waits until it does, and kills the server. */
     private static String sendAndKill(String directory, String orderId, String behaviour) throws Exception {
         assertEquals(0, preparedInDatabase(), "a transaction was left prepared before the test");
         assertEquals(0, preparedInBroker(), "a transaction branch was left prepared in the broker before the test");
-        return CrashServer.sendAndKill(war, directory, true, orderId, behaviour);
+        return CrashApplication.sendAndKill(war, directory, true, orderId, behaviour);
     }
 
     @Test
@@ -75,17 +75,17 @@ class ServerCrashIT {
         // The database rolled back when the connection dropped; the broker put the message back.
         Await.until(Duration.ofSeconds(30), "the broker to take the message back",
                 () -> crashQueue().getMessageCount() == 1 && crashQueue().getDeliveringCount() == 0);
-        assertEquals(0, CrashServer.invoices(orderId), "the invoice was flushed but never committed");
-        assertEquals(0, CrashServer.markers(messageId));
+        assertEquals(0, CrashApplication.invoices(orderId), "the invoice was flushed but never committed");
+        assertEquals(0, CrashApplication.markers(messageId));
         assertEquals(0, preparedInDatabase());
         assertEquals(0, preparedInBroker());
 
-        try (PayaraMicroProcess server = start("handler")) {
+        try (StandaloneServer server = start("handler")) {
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(2, CrashServer.handlerCalls(orderId), "the redelivery reached the handler");
-        assertEquals(1, CrashServer.invoices(orderId));
-        assertEquals(1, CrashServer.markers(messageId));
+        assertEquals(2, CrashApplication.handlerCalls(orderId), "the redelivery reached the handler");
+        assertEquals(1, CrashApplication.invoices(orderId));
+        assertEquals(1, CrashApplication.markers(messageId));
     }
 
     @Test
@@ -99,18 +99,18 @@ class ServerCrashIT {
         assertEquals(1, preparedInDatabase(), "the database's branch is prepared");
         assertEquals(0, preparedInBroker());
         assertEquals(0, crashQueue().getMessageCount(), "the broker's branch committed: the message was consumed");
-        assertEquals(0, CrashServer.invoices(orderId));
-        assertEquals(0, CrashServer.markers(messageId));
+        assertEquals(0, CrashApplication.invoices(orderId));
+        assertEquals(0, CrashApplication.markers(messageId));
 
-        try (PayaraMicroProcess server = start("commit")) {
+        try (StandaloneServer server = start("commit")) {
             // The log says commit: recovery commits the prepared branch.
             Await.until(Duration.ofSeconds(60), "recovery to complete the database's branch",
                     () -> preparedInDatabase() == 0);
             Broker.awaitDrained("crash", DRAIN);
         }
-        assertEquals(1, CrashServer.invoices(orderId));
-        assertEquals(1, CrashServer.markers(messageId));
-        assertEquals(1, CrashServer.handlerCalls(orderId), "the handler ran once");
+        assertEquals(1, CrashApplication.invoices(orderId));
+        assertEquals(1, CrashApplication.markers(messageId));
+        assertEquals(1, CrashApplication.handlerCalls(orderId), "the handler ran once");
     }
 
     @Test
@@ -123,18 +123,18 @@ class ServerCrashIT {
         assertEquals(1, preparedInBroker(), "the broker's branch is prepared");
         assertEquals(1, crashQueue().getDeliveringCount(), "the prepared branch holds the message");
 
-        try (PayaraMicroProcess server = start("prepare")) {
+        try (StandaloneServer server = start("prepare")) {
             // No decision in the log: recovery presumes abort for the database's branch ...
             Await.until(Duration.ofSeconds(60), "recovery to roll back the database's branch",
                     () -> preparedInDatabase() == 0);
-            assertEquals(0, CrashServer.invoices(orderId));
-            assertEquals(0, CrashServer.markers(messageId));
+            assertEquals(0, CrashApplication.invoices(orderId));
+            assertEquals(0, CrashApplication.markers(messageId));
             // ... but Payara does not recover the inbound branch of a message-driven bean: the broker still holds
             // it, and the message, a while after the server has started and recovered.
             Thread.sleep(5_000);
             assertEquals(1, preparedInBroker(), "the broker's branch is still prepared");
             assertEquals(1, crashQueue().getDeliveringCount(), "the message is still held");
-            assertEquals(1, CrashServer.handlerCalls(orderId), "the message was not redelivered");
+            assertEquals(1, CrashApplication.handlerCalls(orderId), "the message was not redelivered");
 
             // What the operator does (docs/guarantees.md, "Recovery after a crash"): roll the broker's branch back, whatever
             // became of the database's; the inbox recognises the redelivery if the database's had committed.
@@ -145,8 +145,8 @@ class ServerCrashIT {
             Broker.awaitDrained("crash", DRAIN);
         }
         assertEquals(0, preparedInBroker());
-        assertEquals(2, CrashServer.handlerCalls(orderId), "the rolled-back message was redelivered");
-        assertEquals(1, CrashServer.invoices(orderId));
-        assertEquals(1, CrashServer.markers(messageId));
+        assertEquals(2, CrashApplication.handlerCalls(orderId), "the rolled-back message was redelivered");
+        assertEquals(1, CrashApplication.invoices(orderId));
+        assertEquals(1, CrashApplication.markers(messageId));
     }
 }

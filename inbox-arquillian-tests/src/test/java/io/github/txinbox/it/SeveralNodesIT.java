@@ -13,11 +13,11 @@ import io.github.txinbox.it.aftercommit.AckAfterCommitOrdersListener;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
-import io.github.txinbox.it.harness.CrashServer;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
-import io.github.txinbox.it.harness.PayaraMicroProcess;
 import io.github.txinbox.it.harness.PersistentBroker;
 import io.github.txinbox.it.harness.Server;
+import io.github.txinbox.it.harness.StandaloneServer;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.messaging.OrdersListener;
 import jakarta.ejb.EJB;
@@ -60,7 +60,7 @@ import org.junit.jupiter.api.Test;
  * Hazelcast off). Runs on the Payara Micro 6 legs, with the leg's datasource: XA, or a plain one
  * ({@code -Dit.datasource=local}).
  *
- * <p>Each node is set up as {@link CrashServer} sets up a server that may crash: a transaction log of its own that
+ * <p>Each node is set up as {@link CrashApplication} sets up a server that may crash: a transaction log of its own that
  * survives a restart, automatic recovery, the datasource a JDBC resource of the server. Each node's transaction
  * manager also has a name of its own ({@code xa-servername}): Payara's recovery takes as its own every prepared
  * database branch whose Xid's branch qualifier starts with its name, and the default name is built from the host's
@@ -103,7 +103,7 @@ class SeveralNodesIT {
     private static Path work;
     private static Path war;
     private static PersistentBroker broker;
-    private static final Map<String, PayaraMicroProcess> servers = new LinkedHashMap<>();
+    private static final Map<String, StandaloneServer> servers = new LinkedHashMap<>();
 
     /**
      * Records the inbox's {@code PROCESSED} and {@code DUPLICATE} outcomes on this node, which the inbox reports once
@@ -155,14 +155,14 @@ class SeveralNodesIT {
         broker = PersistentBroker.start(work.resolve("artemis"));
         // One after the other: two servers booting at once could both pick the same free HTTP port.
         for (String node : NODES) {
-            CrashServer.freshDirectory(directory(node));
+            CrashApplication.freshDirectory(directory(node));
             servers.put(node, start(node));
         }
     }
 
     @AfterAll
     static void stopTheNodes() throws Exception {
-        for (PayaraMicroProcess server : servers.values()) {
+        for (StandaloneServer server : servers.values()) {
             server.close();
         }
         if (broker != null) {
@@ -175,9 +175,9 @@ class SeveralNodesIT {
     }
 
     /** Starts a node with its own transaction log and name, and checks that it answers with its name. */
-    private static PayaraMicroProcess start(String node) throws Exception {
+    private static StandaloneServer start(String node) throws Exception {
         Path properties = Files.writeString(work.resolve(node + ".properties"), NODE_PROPERTY + "=" + node + "\n");
-        PayaraMicroProcess server = CrashServer.start(war, directory(node), !Server.nonXa(),
+        StandaloneServer server = CrashApplication.start(war, directory(node), !Server.nonXa(),
                 Integer.toString(broker.port()),
                 List.of("set configs.config.server-config.transaction-service.property.xa-servername=" + node),
                 List.of("--systemProperties", properties.toString()));
@@ -185,8 +185,8 @@ class SeveralNodesIT {
         return server;
     }
 
-    private static URI purgeUri(PayaraMicroProcess server, String query) {
-        return URI.create("http://127.0.0.1:" + server.httpPort() + "/" + SeveralNodesIT.class.getSimpleName()
+    private static URI purgeUri(StandaloneServer server, String query) {
+        return URI.create("http://127.0.0.1:" + server.port() + "/" + SeveralNodesIT.class.getSimpleName()
                 + "/purge" + query);
     }
 
@@ -198,7 +198,7 @@ class SeveralNodesIT {
     }
 
     private static long purge(String node) throws Exception {
-        PayaraMicroProcess server = servers.get(node);
+        StandaloneServer server = servers.get(node);
         return Long.parseLong(call(HttpRequest.newBuilder(purgeUri(server, "?batchSize=" + PURGE_BATCH))
                 .POST(HttpRequest.BodyPublishers.noBody())));
     }

@@ -3,26 +3,17 @@ package io.github.txinbox.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.txinbox.it.app.TestDatabase;
-import io.github.txinbox.it.crash.CrashHandler;
-import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
-import io.github.txinbox.it.harness.Broker;
-import io.github.txinbox.it.harness.CrashServer;
 import io.github.txinbox.it.harness.Deployments;
-import io.github.txinbox.it.harness.Directories;
-import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.DurablePostgres.Shutdown;
+import io.github.txinbox.it.harness.DurablePostgres;
 import io.github.txinbox.it.harness.Messages;
-import io.github.txinbox.it.harness.PayaraMicro;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.harness.StandaloneServer;
-import io.github.txinbox.it.harness.WildFly;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.PortableCrashHandler;
 import io.github.txinbox.it.portable.PortableCrashListener;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
@@ -50,26 +41,16 @@ class XaDatabaseRestartIT {
     private static final int RECOVERY_SECONDS = 5;
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final String NAME = "xa-database-restart";
-    private static final String POOL = "set resources.jdbc-connection-pool.txinbox-crash-pool";
-
-    /** The server of this run, started by hand on the test's database; close it to stop it. */
-    private interface Node extends AutoCloseable {
-        void send(String orderId, String behaviour);
-
-        int queued();
-
-        int deadLettered(String orderId);
-
-        String output();
-    }
 
     @Test
     void aDatabaseRestartInTheSecondPhaseLeavesABranchInDoubtThatTheServerCommitsByItself() throws Exception {
         String batch = "xa-restart-" + UUID.randomUUID();
         try (DurablePostgres database = DurablePostgres.start(System.getProperty("inbox.db.user"), true);
-                Node server = start(database)) {
+                StandaloneServer server = Server.current().startRecovering(NAME,
+                        Deployments.withMessaging(Deployments.war(XaDatabaseRestartIT.class)), BOOT, database.url(),
+                        RECOVERY_SECONDS)) {
             try {
-                restartInTheSecondPhase(database, server, batch);
+                restartInTheSecondPhase(database, server, Messages.of(server.url()), batch);
             } catch (AssertionError | RuntimeException e) {
                 System.out.println("The server's output:\n" + server.output());
                 throw e;
@@ -77,10 +58,10 @@ class XaDatabaseRestartIT {
         }
     }
 
-    private static void restartInTheSecondPhase(DurablePostgres database, Node server, String batch)
-            throws InterruptedException {
+    private static void restartInTheSecondPhase(DurablePostgres database, StandaloneServer server,
+            Messages messages, String batch) throws InterruptedException {
         String held = batch + "-0";
-        server.send(held, "hold-in-commit");
+        send(messages, held, "hold-in-commit");
         Await.until(Duration.ofSeconds(60), "the second phase to reach the crash point", () -> database.queryLong(
                 "SELECT count(*) FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?", held) == 1);
         assertEquals(1, prepared(database), "the database's branch is prepared when the second phase is held");
@@ -99,7 +80,7 @@ class XaDatabaseRestartIT {
         long seconds = Duration.ofNanos(System.nanoTime() - released).toSeconds();
 
         for (int i = 1; i < ORDERS; i++) {
-            server.send(batch + "-" + i, "none");
+            send(messages, batch + "-" + i, "none");
         }
         Await.until(Duration.ofSeconds(60), "every order to be invoiced",
                 () -> database.queryLong("SELECT count(DISTINCT orderid) FROM " + TestDatabase.SCHEMA
@@ -111,13 +92,13 @@ class XaDatabaseRestartIT {
         for (int i = 0; i < ORDERS; i++) {
             String orderId = batch + "-" + i;
             assertEquals(1, invoices(database, orderId), orderId + " was invoiced twice, or not at all");
-            assertEquals(0, server.deadLettered(orderId), orderId + " was dead-lettered");
+            assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId), orderId + " was dead-lettered");
         }
         assertEquals(1, database.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
                 + ".handler_call WHERE order_id = ?", held), "the held order's handler ran once");
         assertEquals(ORDERS, database.queryLong("SELECT count(*) FROM " + TestDatabase.INBOX
-                + " WHERE scope = ?", scope()), "one marker per order");
-        assertEquals(0, server.queued(), "an order was left queued");
+                + " WHERE scope = ?", PortableCrashHandler.SCOPE), "one marker per order");
+        assertEquals(0, messages.queued(PortableCrashListener.QUEUE), "an order was left queued");
         assertEquals(0, prepared(database));
     }
 
@@ -130,95 +111,7 @@ class XaDatabaseRestartIT {
                 orderId);
     }
 
-    private static String scope() {
-        return Server.current() instanceof PayaraMicro ? CrashHandler.SCOPE : PortableCrashHandler.SCOPE;
-    }
-
-    /** Starts the server with its transaction log kept, recovery on and shortened, on the test's database. */
-    private static Node start(DurablePostgres database) throws Exception {
-        Server server = Server.current();
-        if (server instanceof PayaraMicro) {
-            return payaraMicro(database);
-        }
-        if (server instanceof WildFly) {
-            return wildFly(database);
-        }
-        throw new UnsupportedOperationException("No XA leg on " + server);
-    }
-
-    private static Node payaraMicro(DurablePostgres database) throws Exception {
-        CrashServer.freshDirectory(NAME);
-        var process = CrashServer.start(CrashServer.exportWar(XaDatabaseRestartIT.class), NAME, true,
-                System.getProperty("txinbox.it.artemis.port"), database.url(), List.of(
-                        "set configs.config.server-config.transaction-service.property.pending-txn-cleanup-interval="
-                                + RECOVERY_SECONDS,
-                        // The pool's connections all break with the restart: validated, none fails a delivery.
-                        POOL + ".is-connection-validation-required=true",
-                        POOL + ".connection-validation-method=custom-validation",
-                        POOL + ".validation-classname="
-                                + "org.glassfish.api.jdbc.validation.PostgresConnectionValidation",
-                        POOL + ".fail-all-connections=true"), List.of());
-        return new Node() {
-            @Override
-            public void send(String orderId, String behaviour) {
-                Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour));
-            }
-
-            @Override
-            public int queued() {
-                return Broker.count("crash", null);
-            }
-
-            @Override
-            public int deadLettered(String orderId) {
-                return Broker.count(ArtemisSession.DEAD_LETTER_QUEUE, Orders.ORDER_ID + " = '" + orderId + "'");
-            }
-
-            @Override
-            public String output() {
-                return process.output();
-            }
-
-            @Override
-            public void close() throws Exception {
-                process.close();
-            }
-        };
-    }
-
-    private static Node wildFly(DurablePostgres database) throws Exception {
-        Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", NAME));
-        StandaloneServer process = Server.current().startStandalone(NAME,
-                Deployments.withMessaging(Deployments.war(XaDatabaseRestartIT.class)), BOOT, database.url(), List.of(
-                        "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=" + RECOVERY_SECONDS,
-                        "-DRecoveryEnvironmentBean.recoveryBackoffPeriod=1"));
-        Messages messages = Messages.of(process.url());
-        return new Node() {
-            @Override
-            public void send(String orderId, String behaviour) {
-                messages.send(PortableCrashListener.QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR,
-                        behaviour), 1);
-            }
-
-            @Override
-            public int queued() {
-                return messages.queued(PortableCrashListener.QUEUE);
-            }
-
-            @Override
-            public int deadLettered(String orderId) {
-                return messages.deadLettered(Orders.ORDER_ID, orderId);
-            }
-
-            @Override
-            public String output() {
-                return process.output();
-            }
-
-            @Override
-            public void close() {
-                process.close();
-            }
-        };
+    private static void send(Messages messages, String orderId, String behaviour) {
+        messages.send(PortableCrashListener.QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
     }
 }

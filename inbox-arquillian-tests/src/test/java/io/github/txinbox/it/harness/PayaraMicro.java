@@ -1,14 +1,17 @@
 package io.github.txinbox.it.harness;
 
 import io.github.txinbox.dev.ChildProcess;
+import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.deployer.DeploymentsServlet;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -17,9 +20,11 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * Payara Micro, the default server: the deployment defines its datasource ({@code TestDataSourceDefinition}), and
  * message-driven beans reach the test JVM's Artemis broker through the test resource adapter. Its set-up starts one
- * server for the whole run, on 127.0.0.1:{@value #HTTP_PORT}, with the resource adapter and the deployer application
- * ({@link io.github.txinbox.it.deployer}), into which {@link PayaraMicroAdapter} deploys each test class's WAR in turn;
- * {@link PayaraMicroProcess} starts further servers by hand.
+ * server for the whole run, on a free port of 127.0.0.1, with the resource adapter and the deployer application
+ * ({@link io.github.txinbox.it.deployer}), into which {@link PayaraMicroAdapter} deploys each test class's WAR in turn.
+ * Further servers are started by hand ({@link #start(Path, Duration)} and its variants, {@link #startStandalone},
+ * {@link #startRecovering}), as {@link StandaloneServer}s: for what a shared server cannot show, a boot with a failed
+ * deployment, a kill with SIGKILL, a restart on the same transaction log, several nodes on one queue.
  */
 public final class PayaraMicro extends Server {
 
@@ -29,17 +34,23 @@ public final class PayaraMicro extends Server {
     /** The JNDI name of the datasource the deployment defines, as the test persistence units name it. */
     static final String DATA_SOURCE = "java:app/jdbc/inbox-it";
 
-    /** The HTTP port of the shared server, on 127.0.0.1. */
-    static final int HTTP_PORT = 8480;
+    /** The HTTP port of the shared server on 127.0.0.1, a free one taken by {@link #setUp()}; 0 before. */
+    private static volatile int httpPort;
 
     /** The context root of the deployer application. */
     static final String DEPLOYER = "txinbox-deployer";
+
+    /** The JDBC connection pool of the servers {@link #serverDataSource} sets up. */
+    static final String SERVER_POOL = "txinbox-crash-pool";
 
     /** How long a boot may take. */
     static final Duration BOOT = Duration.ofMinutes(3);
 
     /** What Payara Micro prints when it has booted and deployed what it was given. */
     static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
+
+    /** A URL Payara Micro prints once it has deployed a WAR. */
+    private static final Pattern URL = Pattern.compile("^\\s*http://[^/:\\s]+:(\\d+)/");
 
     private ChildProcess shared;
 
@@ -55,6 +66,24 @@ public final class PayaraMicro extends Server {
     @Override
     public boolean usesTestBroker() {
         return true;
+    }
+
+    @Override
+    public boolean exposesTransactionManager() {
+        return true;
+    }
+
+    /**
+     * Returns the HTTP port of the shared server.
+     *
+     * @return the port
+     * @throws IllegalStateException before {@link #setUp()} started it
+     */
+    static int httpPort() {
+        if (httpPort == 0) {
+            throw new IllegalStateException("The shared Payara Micro has not been started (PayaraMicro.setUp)");
+        }
+        return httpPort;
     }
 
     /**
@@ -90,23 +119,212 @@ public final class PayaraMicro extends Server {
         ShrinkWrap.create(WebArchive.class, DEPLOYER + ".war").addPackage(DeploymentsServlet.class.getPackage())
                 .as(ZipExporter.class).exportTo(deployer.toFile());
         Files.deleteIfExists(sharedLog());
-        List<String> command = command(List.of(deployer), List.of("--port", String.valueOf(HTTP_PORT)),
+        int port = ArtemisSession.freePort();
+        List<String> command = command(List.of(deployer), List.of("--port", String.valueOf(port)),
                 System.getProperty("txinbox.it.artemis.port"), System.getProperty("inbox.db.url"));
         // One server runs every class of the leg, one WAR after another: more heap than a server per class.
-        command.add(1, "-Xmx1g");
+        command.set(command.indexOf("-Xmx512m"), "-Xmx1g");
         ChildProcess process = ChildProcess.start("Payara Micro (shared)", command, Server.workDirectory(), Map.of(),
                 sharedLog());
         process.awaitReady(output -> READY.matcher(output).find(), output -> false, BOOT);
         shared = process;
+        httpPort = port;
+    }
+
+    /**
+     * Starts Payara Micro by hand in {@code target/killed/NAME} on 127.0.0.1:{@value StandaloneServer#PAYARA_HTTP_PORT},
+     * with the test resource adapter (connected to the session's broker) and the WAR, exported there on the first
+     * start; waits until it has booted.
+     */
+    @Override
+    public StandaloneServer startStandalone(String name, WebArchive war, Duration timeout, String databaseUrl,
+            List<String> properties) throws IOException {
+        Path directory = StandaloneServer.directory(name);
+        Files.createDirectories(directory);
+        Path file = directory.resolve(war.getName());
+        if (!Files.exists(file)) {
+            war.as(ZipExporter.class).exportTo(file.toFile());
+        }
+        List<String> command = command(List.of(file),
+                List.of("--port", String.valueOf(StandaloneServer.PAYARA_HTTP_PORT)),
+                System.getProperty("txinbox.it.artemis.port"), databaseUrl);
+        command.addAll(1, properties);
+        ChildProcess process = ChildProcess.start("Payara Micro " + name, command, directory, Map.of(),
+                directory.resolve("console-" + System.currentTimeMillis() + ".log"));
+        process.awaitReady(output -> READY.matcher(output).find(), output -> false, timeout);
+        return new StandaloneServer(process, war.getName().replace(".war", ""), StandaloneServer.PAYARA_HTTP_PORT);
+    }
+
+    /**
+     * Payara recovers the JDBC resources of the server, not a deployment's {@code @DataSourceDefinition}: the server
+     * gets an XA pool on the database by pre-boot commands ({@link #serverDataSource}), with its connections validated
+     * (a database restart breaks them all), its transaction log in the directory, automatic recovery on and the
+     * transaction service's {@code pending-txn-cleanup-interval} at {@code recoverySeconds}.
+     */
+    @Override
+    public StandaloneServer startRecovering(String name, WebArchive war, Duration timeout, String databaseUrl,
+            int recoverySeconds) throws IOException {
+        Path directory = StandaloneServer.directory(name);
+        Directories.delete(directory);
+        Files.createDirectories(directory.resolve("tx-log"));
+        String pool = "set resources.jdbc-connection-pool." + SERVER_POOL;
+        List<String> options = new ArrayList<>(serverDataSource(directory, true, databaseUrl, List.of(
+                "set configs.config.server-config.transaction-service.property.pending-txn-cleanup-interval="
+                        + recoverySeconds,
+                pool + ".is-connection-validation-required=true",
+                pool + ".connection-validation-method=custom-validation",
+                pool + ".validation-classname=org.glassfish.api.jdbc.validation.PostgresConnectionValidation",
+                pool + ".fail-all-connections=true")));
+        options.addAll(List.of("--port", String.valueOf(StandaloneServer.PAYARA_HTTP_PORT)));
+        Path file = directory.resolve(war.getName());
+        Deployments.withPersistenceXml(war, "crash-persistence.xml").as(ZipExporter.class).exportTo(file.toFile());
+        List<String> command = command(List.of(file), options, System.getProperty("txinbox.it.artemis.port"),
+                databaseUrl);
+        ChildProcess process = ChildProcess.start("Payara Micro " + name, command, directory, Map.of(),
+                directory.resolve("console-" + System.currentTimeMillis() + ".log"));
+        process.awaitReady(output -> READY.matcher(output).find(), output -> false, timeout);
+        return new StandaloneServer(process, war.getName().replace(".war", ""), StandaloneServer.PAYARA_HTTP_PORT);
+    }
+
+    /**
+     * The Payara Micro options that give a server started by hand the JDBC resource {@code jdbc/txinbox-crash}
+     * ({@code crash-persistence.xml} names it) on a pool {@value #SERVER_POOL} of the server, created by pre-boot
+     * commands so that it exists when recovery runs, with the driver on the server's class path; its transaction log
+     * in {@code DIRECTORY/tx-log} (which must exist), automatic recovery on.
+     *
+     * @param directory       the server's directory, where the pre-boot command file is written
+     * @param xa              an XA pool ({@code PGXADataSource}), or a plain one ({@code PGSimpleDataSource})
+     * @param databaseUrl     the JDBC URL of the database (the session's user and password)
+     * @param prebootCommands further pre-boot commands, run after the shared ones and these
+     * @return the options
+     */
+    static List<String> serverDataSource(Path directory, boolean xa, String databaseUrl,
+            List<String> prebootCommands) throws IOException {
+        Path txLog = directory.resolve("tx-log");
+        if (!Files.isDirectory(txLog)) {
+            throw new IllegalStateException("No directory " + txLog);
+        }
+        List<String> preboot = new ArrayList<>(
+                Files.readAllLines(Path.of(Server.required("txinbox.it.prebootCommands"))));
+        preboot.add("set configs.config.server-config.transaction-service.tx-log-dir=" + txLog.toAbsolutePath());
+        preboot.add("set configs.config.server-config.transaction-service.automatic-recovery=true");
+        URI db = URI.create(databaseUrl.substring("jdbc:".length()));
+        preboot.add("create-jdbc-connection-pool --datasourceclassname "
+                + (xa ? "org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
+                        : "org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource")
+                + " --property serverName=" + db.getHost() + ":portNumber=" + db.getPort() + ":databaseName="
+                + db.getPath().substring(1) + ":user=" + System.getProperty("inbox.db.user") + ":password="
+                + System.getProperty("inbox.db.password") + ":currentSchema=" + TestDatabase.SCHEMA
+                + " " + SERVER_POOL);
+        preboot.add("create-jdbc-resource --connectionpoolid " + SERVER_POOL + " jdbc/txinbox-crash");
+        preboot.addAll(prebootCommands);
+        Path prebootFile = Files.write(directory.resolve("preboot-commands.txt"), preboot);
+        return List.of("--prebootcommandfile", prebootFile.toString(),
+                "--addLibs", Server.postgresqlDriver().toString());
     }
 
     @Override
     public void tearDown() {
         ChildProcess running = shared;
         shared = null;
+        httpPort = 0;
         if (running != null) {
             running.close();
         }
+    }
+
+    /**
+     * Starts Payara Micro with the test resource adapter and one WAR, and waits until it has booted.
+     *
+     * @param war     the WAR to deploy
+     * @param timeout how long the boot may take
+     * @return the running server
+     */
+    public static StandaloneServer start(Path war, Duration timeout) {
+        return start(war, timeout, List.of());
+    }
+
+    /**
+     * Starts Payara Micro with the test resource adapter, one WAR and further Payara Micro options (a
+     * {@code --prebootcommandfile} or {@code --postbootcommandfile} among them replaces the shared one), and waits until it has booted.
+     *
+     * @param war          the WAR to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @return the running server
+     */
+    public static StandaloneServer start(Path war, Duration timeout, List<String> microOptions)
+            {
+        return start(war, timeout, microOptions, System.getProperty("txinbox.it.artemis.port"));
+    }
+
+    /**
+     * Starts Payara Micro as {@link #start(Path, Duration, List)} does, with the resource adapter connecting to the
+     * broker on another port of 127.0.0.1 than the session broker's.
+     *
+     * @param war          the WAR to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @param brokerPort   the port of the broker
+     * @return the running server
+     */
+    public static StandaloneServer start(Path war, Duration timeout, List<String> microOptions, String brokerPort)
+            {
+        return start(war, timeout, microOptions, brokerPort, System.getProperty("inbox.db.url"));
+    }
+
+    /**
+     * Starts Payara Micro as {@link #start(Path, Duration, List, String)} does, with the deployments' datasources
+     * pointing at another PostgreSQL database (same user and password) than the session's.
+     *
+     * @param war          the WAR to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @param brokerPort   the port of the broker
+     * @param databaseUrl  the JDBC URL the deployments read as {@code inbox.db.url}
+     * @return the running server
+     */
+    public static StandaloneServer start(Path war, Duration timeout, List<String> microOptions, String brokerPort,
+            String databaseUrl) {
+        return start(List.of(war), timeout, microOptions, brokerPort, databaseUrl);
+    }
+
+    /**
+     * Starts Payara Micro with the test resource adapter and several WARs, deployed in this order (one that fails
+     * does not stop the next), and waits until it has booted.
+     *
+     * @param wars         the WARs to deploy
+     * @param timeout      how long the boot may take
+     * @param microOptions further Payara Micro options
+     * @param brokerPort   the port of the broker
+     * @param databaseUrl  the JDBC URL the deployments read as {@code inbox.db.url}
+     * @return the running server
+     */
+    public static StandaloneServer start(List<Path> wars, Duration timeout, List<String> microOptions,
+            String brokerPort, String databaseUrl) {
+        List<String> command = command(wars, microOptions, brokerPort, databaseUrl);
+        command.addAll(List.of("--port", "8080", "--autoBindHttp", "--autoBindRange", "1000"));
+        Path log = Server.workDirectory().resolve("payara-micro").resolve(wars.get(0).getFileName() + "-"
+                + System.nanoTime() + ".log");
+        ChildProcess process = ChildProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
+        process.awaitOutput(output -> READY.matcher(output).find(), output -> false, timeout);
+        return new StandaloneServer(process, wars.get(0).getFileName().toString().replace(".war", ""),
+                httpPort(process));
+    }
+
+    /**
+     * Returns the port of a server's HTTP listener (on 127.0.0.1), as it printed it when it had booted: the first free
+     * one from 8080 ({@code --autoBindHttp}).
+     */
+    private static int httpPort(ChildProcess process) {
+        for (String line : process.output().lines().toList()) {
+            Matcher url = URL.matcher(line);
+            if (url.find()) {
+                return Integer.parseInt(url.group(1));
+            }
+        }
+        throw new IllegalStateException("Payara Micro (pid " + process.pid() + ") printed no URL:\n"
+                + process.output());
     }
 
     /**
@@ -181,7 +399,9 @@ public final class PayaraMicro extends Server {
                 "-Dinbox.db.password=" + System.getProperty("inbox.db.password"),
                 "-Dtxinbox.it.artemis.port=" + brokerPort,
                 "-Dtxinbox.it.server=" + NAME,
-                "-Dtxinbox.it.datasource=" + Server.dataSourceKind()));
+                "-Dtxinbox.it.datasource=" + Server.dataSourceKind(),
+                // Where the portable crash points find the transaction manager (PortableCrashListener).
+                "-Dtxinbox.it.transactionManager=java:appserver/TransactionManager"));
         String leg = System.getProperty("txinbox.it.payaraJvmOptions", "").trim();
         if (!leg.isEmpty()) {
             options.addAll(List.of(leg.split("\\s+")));

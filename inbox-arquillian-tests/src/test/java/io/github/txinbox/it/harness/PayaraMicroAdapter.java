@@ -58,7 +58,7 @@ public final class PayaraMicroAdapter implements DeployableContainer<PayaraMicro
             throw new DeploymentException("Payara Micro did not deploy " + archive.getName() + " (HTTP "
                     + response.statusCode() + "); its log meanwhile:\n" + since(log, from));
         }
-        HTTPContext context = new HTTPContext("127.0.0.1", PayaraMicro.HTTP_PORT);
+        HTTPContext context = new HTTPContext("127.0.0.1", PayaraMicro.httpPort());
         context.add(new Servlet(TEST_RUNNER, "/" + name));
         return new ProtocolMetaData().addContext(context);
     }
@@ -83,7 +83,7 @@ public final class PayaraMicroAdapter implements DeployableContainer<PayaraMicro
         if (file != null) {
             query += "&file=" + URLEncoder.encode(file.toAbsolutePath().toString(), StandardCharsets.UTF_8);
         }
-        return URI.create("http://127.0.0.1:" + PayaraMicro.HTTP_PORT + "/" + PayaraMicro.DEPLOYER + "/deployments?"
+        return URI.create("http://127.0.0.1:" + PayaraMicro.httpPort() + "/" + PayaraMicro.DEPLOYER + "/deployments?"
                 + query);
     }
 

@@ -128,6 +128,24 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
     }
 
     /**
+     * Starts a server of this kind by hand as {@link #startStandalone} does, in a new directory, with its transaction
+     * recovery covering an XA datasource on the given database and running every few seconds: for a test that leaves a
+     * branch in doubt and expects the server to end it by itself. The WAR's persistence unit uses that datasource.
+     *
+     * @param name            the directory's name, under {@code target/killed}, emptied first
+     * @param war             the WAR
+     * @param timeout         how long the start may take
+     * @param databaseUrl     the JDBC URL of the datasource (the session's user)
+     * @param recoverySeconds how often recovery runs
+     * @return the running server
+     * @throws UnsupportedOperationException on a server whose XA recovery the tests do not drive
+     */
+    public StandaloneServer startRecovering(String name, WebArchive war, Duration timeout, String databaseUrl,
+            int recoverySeconds) throws IOException {
+        throw new UnsupportedOperationException(this + " is not started by hand with transaction recovery");
+    }
+
+    /**
      * Tells whether the deployment defines its own datasource, or the server provides it.
      *
      * @return true on Payara Micro
@@ -154,6 +172,17 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
      */
     public boolean hasMicroProfileConfig() {
         return true;
+    }
+
+    /**
+     * Tells whether a deployment finds the transaction manager itself in JNDI, with which the portable crash points
+     * that hold a commit's second phase enlist their resource.
+     *
+     * @return true on WildFly ({@code java:jboss/TransactionManager}) and Payara Micro
+     *         ({@code java:appserver/TransactionManager})
+     */
+    public boolean exposesTransactionManager() {
+        return false;
     }
 
     /**

@@ -12,19 +12,29 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * A server started by hand beside the one Arquillian runs ({@link Server#startStandalone}), for what Arquillian
  * cannot do: kill it with SIGKILL and start it again on the same data (the broker's store and the transaction log).
- * Its HTTP port is on 127.0.0.1 at {@value #HTTP_PORT}.
+ * Its HTTP port is on 127.0.0.1: {@value #HTTP_PORT} (WildFly, Open Liberty), or {@value #PAYARA_HTTP_PORT} on Payara
+ * Micro, whose tests run in the other lane of {@code .ci/run} than theirs.
  */
 public final class StandaloneServer implements AutoCloseable {
 
     /** The HTTP port of the servers started here. */
     public static final int HTTP_PORT = 8380;
 
+    /** The HTTP port of the Payara Micro servers started here. */
+    public static final int PAYARA_HTTP_PORT = 8580;
+
     private final ChildProcess process;
     private final String context;
+    private final int port;
 
     StandaloneServer(ChildProcess process, String context) {
+        this(process, context, HTTP_PORT);
+    }
+
+    StandaloneServer(ChildProcess process, String context, int port) {
         this.process = process;
         this.context = context;
+        this.port = port;
     }
 
     /**
@@ -57,7 +67,7 @@ public final class StandaloneServer implements AutoCloseable {
      */
     public URL url() {
         try {
-            return new URL("http://127.0.0.1:" + HTTP_PORT + "/" + context + "/");
+            return new URL("http://127.0.0.1:" + port + "/" + context + "/");
         } catch (MalformedURLException e) {
             throw new IllegalStateException(e);
         }
@@ -70,6 +80,24 @@ public final class StandaloneServer implements AutoCloseable {
      */
     public String output() {
         return process.output();
+    }
+
+    /**
+     * Returns the server's HTTP port on 127.0.0.1.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Returns the process id of the server (of its start script, where one runs the JVM).
+     *
+     * @return the pid
+     */
+    public long pid() {
+        return process.pid();
     }
 
     /** Kills the server's JVM with SIGKILL, as a crash would, and waits until it is gone. */

@@ -55,6 +55,11 @@ public final class WildFly extends Server {
     }
 
     @Override
+    public boolean exposesTransactionManager() {
+        return true;
+    }
+
+    @Override
     public boolean hasKafkaConnector() {
         return true;
     }
@@ -124,6 +129,16 @@ public final class WildFly extends Server {
                 directory.resolve("console-" + System.currentTimeMillis() + ".log"));
         process.awaitReady(output -> Files.exists(deployed), output -> Files.exists(failed), timeout);
         return new StandaloneServer(process, war.getName().replace(".war", ""));
+    }
+
+    /** WildFly's own datasource is XA on this leg; Narayana's periodic recovery runs every {@code recoverySeconds}. */
+    @Override
+    public StandaloneServer startRecovering(String name, WebArchive war, Duration timeout, String databaseUrl,
+            int recoverySeconds) throws IOException {
+        Directories.delete(StandaloneServer.directory(name));
+        return startStandalone(name, war, timeout, databaseUrl, List.of(
+                "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=" + recoverySeconds,
+                "-DRecoveryEnvironmentBean.recoveryBackoffPeriod=1"));
     }
 
     /** Installs the driver from the deployment's libraries as the module {@code org.postgresql}. */

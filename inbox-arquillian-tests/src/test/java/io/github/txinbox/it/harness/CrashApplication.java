@@ -6,7 +6,6 @@ import io.github.txinbox.it.crash.CrashListener;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.portable.DecisionLog;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,21 +17,19 @@ import org.apache.activemq.artemis.core.server.Queue;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
- * Payara Micro run by hand for the server-crash tests (Arquillian cannot kill its server): the crash application
- * ({@link io.github.txinbox.it.crash}) on a server whose transaction log lives in a directory of the test's, kept
- * across restarts while the rest of the server's directory is new on each start, as in a container whose only volume
- * is the transaction log. Automatic recovery is on. The deployment's datasource is a JDBC resource of the server,
- * created by pre-boot commands so that it exists when recovery runs (Payara does not recover the datasource of a
- * {@code @DataSourceDefinition}), with the driver on the server's class path: an XA one
- * ({@code PGXADataSource}) or a plain one ({@code PGSimpleDataSource}), the one one-phase resource of each
- * transaction.
+ * The crash application of the Payara Micro crash tests ({@link io.github.txinbox.it.crash}, on the test broker's
+ * queue {@code crash}) and what they count of it: its WAR, a start of it on a Payara Micro by hand (Arquillian cannot
+ * kill its server) whose transaction log lives in a directory of the test's, kept across restarts while the rest of
+ * the server's directory is new on each start, as in a container whose only volume is the transaction log, with the
+ * server's own datasource ({@link PayaraMicro#serverDataSource}: XA, or a plain one, the one one-phase resource of
+ * each transaction), and the wait for a crash point.
  */
-public final class CrashServer {
+public final class CrashApplication {
 
     /** How long a start may take. */
     public static final Duration BOOT = Duration.ofMinutes(3);
 
-    private CrashServer() {
+    private CrashApplication() {
     }
 
     private static Path work(String name) {
@@ -69,7 +66,7 @@ public final class CrashServer {
      * @param xa   an XA datasource, or a plain one
      * @return the running server
      */
-    public static PayaraMicroProcess start(Path war, String name, boolean xa) throws Exception {
+    public static StandaloneServer start(Path war, String name, boolean xa) throws Exception {
         return start(war, name, xa, System.getProperty("txinbox.it.artemis.port"), List.of(), List.of());
     }
 
@@ -85,7 +82,7 @@ public final class CrashServer {
      * @param microOptions    further Payara Micro options
      * @return the running server
      */
-    public static PayaraMicroProcess start(Path war, String name, boolean xa, String brokerPort,
+    public static StandaloneServer start(Path war, String name, boolean xa, String brokerPort,
             List<String> prebootCommands, List<String> microOptions) throws Exception {
         return start(war, name, xa, brokerPort, System.getProperty("inbox.db.url"), prebootCommands, microOptions);
     }
@@ -104,37 +101,12 @@ public final class CrashServer {
      * @param microOptions    further Payara Micro options
      * @return the running server
      */
-    public static PayaraMicroProcess start(Path war, String name, boolean xa, String brokerPort, String databaseUrl,
+    public static StandaloneServer start(Path war, String name, boolean xa, String brokerPort, String databaseUrl,
             List<String> prebootCommands, List<String> microOptions) throws Exception {
-        Path txLog = work(name).resolve("tx-log");
-        if (!Files.isDirectory(txLog)) {
-            throw new IllegalStateException("No directory " + txLog + ": call freshDirectory first");
-        }
-        List<String> preboot = new ArrayList<>(
-                Files.readAllLines(Path.of(System.getProperty("txinbox.it.prebootCommands"))));
-        preboot.add("set configs.config.server-config.transaction-service.tx-log-dir=" + txLog.toAbsolutePath());
-        preboot.add("set configs.config.server-config.transaction-service.automatic-recovery=true");
-        URI db = URI.create(databaseUrl.substring("jdbc:".length()));
-        preboot.add("create-jdbc-connection-pool --datasourceclassname "
-                + (xa ? "org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource"
-                        : "org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource")
-                + " --property serverName=" + db.getHost() + ":portNumber=" + db.getPort() + ":databaseName="
-                + db.getPath().substring(1) + ":user=" + System.getProperty("inbox.db.user") + ":password="
-                + System.getProperty("inbox.db.password") + ":currentSchema=" + TestDatabase.SCHEMA
-                + " txinbox-crash-pool");
-        preboot.add("create-jdbc-resource --connectionpoolid txinbox-crash-pool jdbc/txinbox-crash");
-        preboot.addAll(prebootCommands);
-        Path prebootFile = Files.write(work(name).resolve("preboot-commands.txt"), preboot);
-
-        Path driver;
-        try (var jars = Files.list(Path.of(System.getProperty("txinbox.it.deploymentLibs")))) {
-            driver = jars.filter(jar -> jar.getFileName().toString().startsWith("postgresql-")).findFirst()
-                    .orElseThrow();
-        }
-        List<String> options = new ArrayList<>(
-                List.of("--prebootcommandfile", prebootFile.toString(), "--addLibs", driver.toString()));
+        List<String> options = new ArrayList<>(PayaraMicro.serverDataSource(work(name), xa, databaseUrl,
+                prebootCommands));
         options.addAll(microOptions);
-        return PayaraMicroProcess.deploy(war, BOOT, options, brokerPort, databaseUrl);
+        return PayaraMicro.start(war, BOOT, options, brokerPort, databaseUrl);
     }
 
     /**
@@ -150,7 +122,7 @@ public final class CrashServer {
      */
     public static String sendAndKill(Path war, String name, boolean xa, String orderId, String behaviour)
             throws Exception {
-        try (PayaraMicroProcess server = start(war, name, xa)) {
+        try (StandaloneServer server = start(war, name, xa)) {
             String messageId = Broker.send("crash", Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour));
             awaitCrashPoint(orderId);
             server.kill();
