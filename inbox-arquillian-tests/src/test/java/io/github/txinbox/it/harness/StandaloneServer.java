@@ -67,7 +67,7 @@ public final class StandaloneServer implements AutoCloseable {
      */
     public URL url() {
         try {
-            return new URL("http://127.0.0.1:" + port + "/" + context + "/");
+            return new URL("http://127.0.0.1:" + port() + "/" + context + "/");
         } catch (MalformedURLException e) {
             throw new IllegalStateException(e);
         }
@@ -86,8 +86,14 @@ public final class StandaloneServer implements AutoCloseable {
      * Returns the server's HTTP port on 127.0.0.1.
      *
      * @return the port
+     * @throws IllegalStateException when a Payara Micro started by hand deployed none of its WARs, and so printed
+     *                               no URL to read the port from
      */
     public int port() {
+        if (port == 0) {
+            throw new IllegalStateException("The server (pid " + process.pid() + ") printed no URL: it deployed no "
+                    + "WAR; its output:\n" + process.output());
+        }
         return port;
     }
 
