@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -48,9 +47,6 @@ public final class PayaraMicro extends Server {
 
     /** What Payara Micro prints when it has booted and deployed what it was given. */
     static final Pattern READY = Pattern.compile("Payara Micro .* ready in");
-
-    /** A URL Payara Micro prints once it has deployed a WAR. */
-    private static final Pattern URL = Pattern.compile("^\\s*http://[^/:\\s]+:(\\d+)/");
 
     private ChildProcess shared;
 
@@ -132,7 +128,7 @@ public final class PayaraMicro extends Server {
     }
 
     /**
-     * Starts Payara Micro by hand in {@code target/killed/NAME} on 127.0.0.1:{@value StandaloneServer#PAYARA_HTTP_PORT},
+     * Starts Payara Micro by hand in {@code target/killed/NAME} on a free port of 127.0.0.1,
      * with the test resource adapter (connected to the session's broker) and the WAR, exported there on the first
      * start; waits until it has booted.
      */
@@ -145,14 +141,14 @@ public final class PayaraMicro extends Server {
         if (!Files.exists(file)) {
             war.as(ZipExporter.class).exportTo(file.toFile());
         }
-        List<String> command = command(List.of(file),
-                List.of("--port", String.valueOf(StandaloneServer.PAYARA_HTTP_PORT)),
+        int port = ArtemisSession.freePort();
+        List<String> command = command(List.of(file), List.of("--port", String.valueOf(port)),
                 System.getProperty("txinbox.it.artemis.port"), databaseUrl);
         command.addAll(1, properties);
         ChildProcess process = ChildProcess.start("Payara Micro " + name, command, directory, Map.of(),
                 directory.resolve("console-" + System.currentTimeMillis() + ".log"));
         process.awaitReady(output -> READY.matcher(output).find(), output -> false, timeout);
-        return new StandaloneServer(process, war.getName().replace(".war", ""), StandaloneServer.PAYARA_HTTP_PORT);
+        return new StandaloneServer(process, war.getName().replace(".war", ""), port);
     }
 
     /**
@@ -175,7 +171,8 @@ public final class PayaraMicro extends Server {
                 pool + ".connection-validation-method=custom-validation",
                 pool + ".validation-classname=org.glassfish.api.jdbc.validation.PostgresConnectionValidation",
                 pool + ".fail-all-connections=true")));
-        options.addAll(List.of("--port", String.valueOf(StandaloneServer.PAYARA_HTTP_PORT)));
+        int port = ArtemisSession.freePort();
+        options.addAll(List.of("--port", String.valueOf(port)));
         Path file = directory.resolve(war.getName());
         Deployments.withPersistenceXml(war, "crash-persistence.xml").as(ZipExporter.class).exportTo(file.toFile());
         List<String> command = command(List.of(file), options, System.getProperty("txinbox.it.artemis.port"),
@@ -183,7 +180,7 @@ public final class PayaraMicro extends Server {
         ChildProcess process = ChildProcess.start("Payara Micro " + name, command, directory, Map.of(),
                 directory.resolve("console-" + System.currentTimeMillis() + ".log"));
         process.awaitReady(output -> READY.matcher(output).find(), output -> false, timeout);
-        return new StandaloneServer(process, war.getName().replace(".war", ""), StandaloneServer.PAYARA_HTTP_PORT);
+        return new StandaloneServer(process, war.getName().replace(".war", ""), port);
     }
 
     /**
@@ -303,27 +300,13 @@ public final class PayaraMicro extends Server {
     public static StandaloneServer start(List<Path> wars, Duration timeout, List<String> microOptions,
             String brokerPort, String databaseUrl) {
         List<String> command = command(wars, microOptions, brokerPort, databaseUrl);
-        command.addAll(List.of("--port", "8080", "--autoBindHttp", "--autoBindRange", "1000"));
+        int port = ArtemisSession.freePort();
+        command.addAll(List.of("--port", String.valueOf(port)));
         Path log = Server.workDirectory().resolve("payara-micro").resolve(wars.get(0).getFileName() + "-"
                 + System.nanoTime() + ".log");
         ChildProcess process = ChildProcess.start("Payara Micro", command, Server.workDirectory(), Map.of(), log);
         process.awaitOutput(output -> READY.matcher(output).find(), output -> false, timeout);
-        return new StandaloneServer(process, wars.get(0).getFileName().toString().replace(".war", ""),
-                httpPort(process));
-    }
-
-    /**
-     * Returns the port of a server's HTTP listener (on 127.0.0.1), as it printed it when it had booted: the first free
-     * one from 8080 ({@code --autoBindHttp}); 0 when it printed no URL, having deployed no WAR.
-     */
-    private static int httpPort(ChildProcess process) {
-        for (String line : process.output().lines().toList()) {
-            Matcher url = URL.matcher(line);
-            if (url.find()) {
-                return Integer.parseInt(url.group(1));
-            }
-        }
-        return 0;
+        return new StandaloneServer(process, wars.get(0).getFileName().toString().replace(".war", ""), port);
     }
 
     /**
