@@ -118,8 +118,6 @@ public final class PayaraMicro extends Server {
         int port = ArtemisSession.freePort();
         List<String> command = command(List.of(deployer), List.of("--port", String.valueOf(port)),
                 System.getProperty("txinbox.it.artemis.port"), System.getProperty("inbox.db.url"));
-        // One server runs every class of the leg, one WAR after another: more heap than a server per class.
-        command.set(command.indexOf("-Xmx512m"), "-Xmx1g");
         ChildProcess process = ChildProcess.start("Payara Micro (shared)", command, Server.workDirectory(), Map.of(),
                 sharedLog());
         process.awaitReady(output -> READY.matcher(output).find(), output -> false, BOOT);
