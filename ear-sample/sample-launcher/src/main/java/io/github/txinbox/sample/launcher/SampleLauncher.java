@@ -220,8 +220,13 @@ public final class SampleLauncher {
         stopping = true;
         if (domain.started()) {
             System.out.print("Stopping Payara Server...");
-            domain.stop();
-            System.out.println(" done");
+            try {
+                domain.stop();
+                System.out.println(" done");
+            } catch (IllegalStateException | UncheckedIOException e) {
+                // A server that never started (its port taken, say) has nothing to stop: PostgreSQL still must.
+                System.out.println(" " + e.getMessage());
+            }
         }
         if (database != null && database.embedded() != null) {
             System.out.print("Stopping PostgreSQL...");
