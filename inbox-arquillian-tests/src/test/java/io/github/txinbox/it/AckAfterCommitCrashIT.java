@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.activemq.artemis.api.core.SimpleString;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -57,16 +58,41 @@ class AckAfterCommitCrashIT {
 
     private static boolean directoryIsNew;
 
-    /** Starts a server of this run's kind by hand, so that the test can kill it. */
-    private static StandaloneServer start() throws Exception {
-        synchronized (AckAfterCommitCrashIT.class) {
-            if (!directoryIsNew) {
-                Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", DIRECTORY));
-                directoryIsNew = true;
-            }
+    /**
+     * The server a test left running, its queue drained: the next test sends its order to it instead of booting
+     * another. Each kill ends it, and the restart that follows is a new server on the same directory.
+     */
+    private static StandaloneServer running;
+
+    /** Returns the running server of this run's kind, started by hand so that the test can kill it. */
+    private static StandaloneServer server() throws Exception {
+        if (running != null) {
+            return running;
         }
-        return StandaloneServer.start(DIRECTORY,
+        if (!directoryIsNew) {
+            Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", DIRECTORY));
+            directoryIsNew = true;
+        }
+        running = StandaloneServer.start(DIRECTORY,
                 Deployments.withMessaging(Deployments.war(AckAfterCommitCrashIT.class)), BOOT);
+        return running;
+    }
+
+    /** Kills the running server (a halted one is already gone), so that the next {@link #server()} starts it again. */
+    private static void kill() {
+        StandaloneServer server = running;
+        running = null;
+        server.kill();
+        server.close();
+    }
+
+    @AfterAll
+    static void stopTheServer() {
+        StandaloneServer server = running;
+        running = null;
+        if (server != null) {
+            server.close();
+        }
     }
 
     @BeforeEach
@@ -99,29 +125,28 @@ class AckAfterCommitCrashIT {
      * halted server is already gone).
      */
     private static void sendAndKill(String orderId, String behaviour) throws Exception {
-        try (StandaloneServer server = start()) {
-            Messages.of(server.url()).send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
-            CrashApplication.awaitCrashPoint(orderId);
-            server.kill();
-        }
+        Messages.of(server().url()).send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, behaviour), 1);
+        CrashApplication.awaitCrashPoint(orderId);
+        kill();
     }
 
-    /** Starts the server again and waits until the order's message has been decided as expected and acknowledged. */
+    /**
+     * Starts the server again and waits until the order's message has been decided as expected and acknowledged; the
+     * server runs on, for the next test.
+     */
     private static void restartAndDrain(String orderId, String outcome, long decided) throws Exception {
-        try (StandaloneServer server = start()) {
-            Messages messages = Messages.of(server.url());
-            try {
-                Await.until(WAIT, "the redelivery of " + orderId + " to be " + outcome,
-                        () -> decisions(orderId, outcome) == decided);
-            } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "; " + state(messages, orderId), e);
-            }
-            Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
-            assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId), "the crash used up no delivery");
-            // For the record of each leg: the JMSXDeliveryCount each handler call saw, the redelivery's included.
-            System.out.println("[ack-after-commit-crash] " + Server.current() + " " + orderId + ": "
-                    + TestDatabase.deliveries(SCOPE, orderId));
+        Messages messages = Messages.of(server().url());
+        try {
+            Await.until(WAIT, "the redelivery of " + orderId + " to be " + outcome,
+                    () -> decisions(orderId, outcome) == decided);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; " + state(messages, orderId), e);
         }
+        Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
+        assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId), "the crash used up no delivery");
+        // For the record of each leg: the JMSXDeliveryCount each handler call saw, the redelivery's included.
+        System.out.println("[ack-after-commit-crash] " + Server.current() + " " + orderId + ": "
+                + TestDatabase.deliveries(SCOPE, orderId));
     }
 
     /** What became of an order, for a failure's message. */
@@ -182,22 +207,20 @@ class AckAfterCommitCrashIT {
     @Test
     void theCommitFailsOnAKilledConnectionAndTheRedeliveryIsProcessedOnce() throws Exception {
         String orderId = TestDatabase.newOrderId();
-        try (StandaloneServer server = start()) {
-            Messages messages = Messages.of(server.url());
-            messages.send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "stall-first"), 1);
-            CrashApplication.awaitCrashPoint(orderId);
-            // The handler waits with its transaction open; its database connection is killed under it.
-            long pid = queryLong("SELECT pid FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?",
-                    orderId);
-            assertEquals(1, queryLong("SELECT count(*) FROM pg_stat_activity WHERE pid = ?", (int) pid));
-            queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?)) t", (int) pid);
-            TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true "
-                    + "WHERE order_id = ?", orderId);
+        Messages messages = Messages.of(server().url());
+        messages.send(QUEUE, Map.of(Orders.ORDER_ID, orderId, Orders.BEHAVIOUR, "stall-first"), 1);
+        CrashApplication.awaitCrashPoint(orderId);
+        // The handler waits with its transaction open; its database connection is killed under it.
+        long pid = queryLong("SELECT pid FROM " + TestDatabase.SCHEMA + ".handler_stall WHERE order_id = ?",
+                orderId);
+        assertEquals(1, queryLong("SELECT count(*) FROM pg_stat_activity WHERE pid = ?", (int) pid));
+        queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?)) t", (int) pid);
+        TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true "
+                + "WHERE order_id = ?", orderId);
 
-            Await.until(WAIT, "the redelivery of " + orderId, () -> markers(orderId) == 1);
-            Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
-            assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId));
-        }
+        Await.until(WAIT, "the redelivery of " + orderId, () -> markers(orderId) == 1);
+        Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);
+        assertEquals(0, messages.deadLettered(Orders.ORDER_ID, orderId));
         assertEquals(2, calls(orderId), "the redelivery reached the handler");
         assertEquals(1, invoices(orderId));
         assertEquals(1, markers(orderId));
