@@ -44,6 +44,12 @@ public final class OpenLiberty extends Server {
     /** Liberty's HTTP port in the tests, also in arquillian.xml. */
     static final int HTTP_PORT = 9280;
 
+    /**
+     * The HTTP port of the servers started by hand, on 127.0.0.1: not WildFly's ({@link StandaloneServer#HTTP_PORT}),
+     * whose leg runs beside this one in {@code .ci/run}.
+     */
+    static final int STANDALONE_HTTP_PORT = 9380;
+
     private static final Logger LOG = Logger.getLogger(OpenLiberty.class.getName());
 
     /** What Arquillian's adapter needs in the server: the local JMX connector, and its support feature. */
@@ -102,7 +108,7 @@ public final class OpenLiberty extends Server {
         Path serverDirectory = home().resolve("usr/servers/" + serverName);
         if (!Files.exists(directory)) {
             Files.createDirectories(directory);
-            writeServer(serverDirectory, StandaloneServer.HTTP_PORT, false);
+            writeServer(serverDirectory, STANDALONE_HTTP_PORT, false);
             Files.createDirectories(serverDirectory.resolve("dropins"));
             war.as(ZipExporter.class).exportTo(serverDirectory.resolve("dropins/" + war.getName()).toFile());
         }
@@ -113,7 +119,7 @@ public final class OpenLiberty extends Server {
         process.awaitReady(output -> output.contains("CWWKZ0001I: Application " + context + " started")
                 && output.contains("CWWKF0011I"), output -> output.contains("CWWKZ0002E")
                 || output.contains("CWWKZ0012I"), timeout);
-        return new StandaloneServer(process, context);
+        return new StandaloneServer(process, context, STANDALONE_HTTP_PORT);
     }
 
     /**

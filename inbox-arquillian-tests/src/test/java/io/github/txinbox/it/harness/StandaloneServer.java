@@ -12,12 +12,12 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * A server started by hand beside the one Arquillian runs ({@link Server#startStandalone}), for what Arquillian
  * cannot do: kill it with SIGKILL and start it again on the same data (the broker's store and the transaction log).
- * Its HTTP port is on 127.0.0.1: {@value #HTTP_PORT} on WildFly and Open Liberty, a free one on Payara Micro (whose
- * legs run beside theirs in {@code .ci/run}).
+ * Its HTTP port is on 127.0.0.1: {@value #HTTP_PORT} on WildFly, 9380 on Open Liberty and a free one on Payara Micro,
+ * so that the legs {@code .ci/run} runs side by side never meet on a port.
  */
 public final class StandaloneServer implements AutoCloseable {
 
-    /** The HTTP port of the servers started here. */
+    /** The HTTP port of the WildFly servers started here. */
     public static final int HTTP_PORT = 8380;
 
     private final ChildProcess process;
