@@ -205,7 +205,12 @@ public final class ChildProcess implements AutoCloseable {
      * one), which runs its shutdown hooks; does not wait.
      */
     public void terminate() {
-        family().stream().filter(handle -> handle.info().command().map(command -> command.endsWith("/java"))
+        terminate(family());
+    }
+
+    /** SIGTERM to the first JVM of the family, or to the process itself when none is one. */
+    private void terminate(List<ProcessHandle> family) {
+        family.stream().filter(handle -> handle.info().command().map(command -> command.endsWith("/java"))
                 .orElse(false)).findFirst().ifPresentOrElse(ProcessHandle::destroy, () -> process.toHandle().destroy());
     }
 
@@ -232,7 +237,7 @@ public final class ChildProcess implements AutoCloseable {
             return;
         }
         List<ProcessHandle> family = family();
-        terminate();
+        terminate(family);
         if (waitFor(Duration.ofMinutes(1))) {
             family.forEach(ProcessHandle::destroyForcibly);
         } else {
