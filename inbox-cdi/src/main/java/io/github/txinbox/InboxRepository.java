@@ -127,13 +127,18 @@ public class InboxRepository {
         InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
         InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.claim");
-        String result;
+        boolean claimed;
         try {
-            result = (String) nativeQuery(claimSql)
+            claimed = !nativeQuery(claimSql)
                     .setParameter(1, scope)
                     .setParameter(2, messageId)
                     .setParameter(3, claimLockTimeout)
-                    .getSingleResult();
+                    .getResultList()
+                    .isEmpty();
+            if (!claimed) {
+                // A duplicate: no row evaluated the claim's RETURNING, which puts the transaction's lock_timeout back.
+                nativeQuery(Sql.RESTORE_LOCK_TIMEOUT).getSingleResult();
+            }
         } catch (RuntimeException e) {
             RuntimeException refused = claimRefused(e, settings.claimMaxWait());
             try {
@@ -144,7 +149,7 @@ public class InboxRepository {
             }
             throw refused;
         }
-        return result.startsWith("1/");
+        return claimed;
     }
 
     /**

@@ -27,30 +27,40 @@ final class Sql {
 
     /**
      * Inserts the marker unless one exists, waiting at most ?3 (a {@code lock_timeout} value such as {@code 10000ms})
-     * for a concurrent transaction that holds it. Returns one text value, which every provider reads alike: {@code 1}
-     * when this transaction claimed the key, {@code 0} when a committed marker exists, then {@code /} and the
-     * {@code lock_timeout} in effect again.
+     * for a concurrent transaction that holds it. Returns one row when this transaction claimed the key, none when a
+     * committed marker exists; the row holds the {@code lock_timeout} in effect again, as text, which every provider
+     * reads alike.
      *
      * <p>A concurrent, uncommitted (or prepared) insert of the same key makes PostgreSQL wait for that transaction: its
      * commit yields no row, its rollback lets this insert go ahead. No unique violation is raised, so the caller's
      * transaction stays usable. The wait is bounded by setting {@code lock_timeout} for this statement alone: the
      * innermost subquery saves the transaction's value in {@code txinbox.lock_timeout}, the next sets the bound, and
      * both run before the insert reads its one row (a subquery with a volatile function is not flattened into its
-     * parent); the final projection, evaluated after the aggregate has consumed the insert, puts the saved value back.
-     * Set with {@code is_local}, both end with the transaction whatever happens. Past the bound PostgreSQL fails the
-     * statement with SQLSTATE 55P03 ({@code lock_not_available}).
+     * parent). An inserted row puts the saved value back in its {@code RETURNING}, evaluated once the insert is done;
+     * without a row (the marker exists) nothing is evaluated after the insert, so the claim then sends
+     * {@link #RESTORE_LOCK_TIMEOUT}. Set with {@code is_local}, both end with the transaction whatever happens. Past
+     * the bound PostgreSQL fails the statement with SQLSTATE 55P03 ({@code lock_not_available}).
+     *
+     * <p>A plain {@code INSERT} with {@code RETURNING} rather than one wrapped in a {@code WITH} whose outer
+     * {@code SELECT} puts the value back in every case: that wrapping (the insert's rows kept in a tuple store, then
+     * aggregated) costs as much again as the bound's functions, on every claim, to spare the rare duplicate a second
+     * statement.
      */
     static final String CLAIM = """
-            WITH claimed AS (
-                INSERT INTO %1$s (scope, message_id, processed_at)
-                SELECT ?1, ?2, now()
-                FROM (SELECT set_config('lock_timeout', ?3, true)
-                      FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
-                     ) AS bounded
-                ON CONFLICT (scope, message_id) DO NOTHING
-                RETURNING 1)
-            SELECT count(*) || '/' || set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)
-            FROM claimed""";
+            INSERT INTO %1$s (scope, message_id, processed_at)
+            SELECT ?1, ?2, now()
+            FROM (SELECT set_config('lock_timeout', ?3, true)
+                  FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
+                 ) AS bounded
+            ON CONFLICT (scope, message_id) DO NOTHING
+            RETURNING set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)""";
+
+    /**
+     * Puts back the {@code lock_timeout} that {@link #CLAIM} saved, after a claim that inserted no row; returns it as
+     * text.
+     */
+    static final String RESTORE_LOCK_TIMEOUT = """
+            SELECT set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)""";
 
     /** The transaction's start time on the database clock ({@code now()}), in microseconds since the epoch. */
     static final String NOW_MICROS = """

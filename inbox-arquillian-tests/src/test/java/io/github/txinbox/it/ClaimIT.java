@@ -183,7 +183,8 @@ class ClaimIT {
         while (System.nanoTime() < deadline) {
             long waiting = TestDatabase.queryLong("""
                     SELECT count(*) FROM pg_stat_activity
-                    WHERE wait_event_type = 'Lock' AND query LIKE 'WITH claimed AS (%INSERT INTO "inbox"%'""");
+                    WHERE wait_event_type = 'Lock'
+                        AND query LIKE 'INSERT INTO "inbox" (scope, message_id, processed_at)%txinbox.lock_timeout%'""");
             if (waiting > 0) {
                 return true;
             }
@@ -251,16 +252,29 @@ class ClaimIT {
 
     @Test
     void leavesTheTransactionsLockTimeoutAsItFoundIt() throws Exception {
+        String first = newId();
         String[] seen = Transactions.commit(transaction, () -> {
             String before = lockTimeout();
-            inbox.claim("orders", newId());
+            inbox.claim("orders", first);
             String unchanged = lockTimeout();
             entityManager.createNativeQuery("SELECT set_config('lock_timeout', '7s', true)").getSingleResult();
             inbox.claim("orders", newId());
-            return new String[] {before, unchanged, lockTimeout()};
+            String afterClaim = lockTimeout();
+            // A duplicate inserts no row, so the statement's own RETURNING cannot put the value back.
+            boolean again = inbox.claim("orders", first);
+            return new String[] {before, unchanged, afterClaim, String.valueOf(again), lockTimeout()};
         });
         assertEquals(seen[0], seen[1], "the claim put the session's lock_timeout back");
         assertEquals("7s", seen[2], "the claim put the transaction's own lock_timeout back");
+        assertEquals("false", seen[3], "the second claim of the same id is a duplicate");
+        assertEquals("7s", seen[4], "the duplicate put the transaction's own lock_timeout back");
+        String[] committed = Transactions.commit(transaction, () -> {
+            entityManager.createNativeQuery("SELECT set_config('lock_timeout', '3s', true)").getSingleResult();
+            boolean again = inbox.claim("orders", first);
+            return new String[] {String.valueOf(again), lockTimeout()};
+        });
+        assertEquals("false", committed[0], "a claim of a committed marker is a duplicate");
+        assertEquals("3s", committed[1], "the duplicate of a committed marker put the lock_timeout back");
     }
 
     private String lockTimeout() {

@@ -173,7 +173,8 @@ class PurgeIT {
         try (Connection connection = TestDatabase.connect();
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT pid, query FROM pg_stat_activity "
-                        + "WHERE wait_event_type = 'Lock' AND query LIKE 'WITH claimed AS (%INSERT INTO \"inbox\"%'")) {
+                        + "WHERE wait_event_type = 'Lock' "
+                        + "AND query LIKE 'INSERT INTO \"inbox\" (scope, message_id, processed_at)%txinbox.lock_timeout%'")) {
             while (rows.next()) {
                 waiting.add(rows.getInt(1) + ": " + rows.getString(2));
             }
