@@ -1,5 +1,7 @@
 package io.github.txinbox.bench;
 
+import io.github.txinbox.bench.baseline.BaselineListener;
+import io.github.txinbox.bench.throughput.HandListener;
 import io.github.txinbox.bench.throughput.InboxListener;
 import io.github.txinbox.bench.throughput.Invoicing;
 import io.github.txinbox.bench.throughput.PlainListener;
@@ -7,8 +9,10 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Broker;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -19,8 +23,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Item 2: the same message-driven bean (four sessions, one invoice row per message, XA over Artemis and PostgreSQL)
- * with and without {@code @Inbox}. Each round sends {@value #MESSAGES} distinct messages in one burst to one of the
- * two queues and times them from the first send until the queue is drained; rounds alternate between the two.
+ * without {@code @Inbox}, with it, and calling {@code InboxRepository.claim} itself (the claim without the
+ * interceptors); with {@value Baseline#PROPERTY} set, also with {@code @Inbox} from an earlier commit's library, in a
+ * deployment of its own. Each round sends {@value #MESSAGES} distinct messages in one burst to one queue and times them
+ * from the first send until the queue is drained; the arms take turns, in an order that rotates every round.
  */
 @Order(2)
 @ExtendWith(ArquillianExtension.class)
@@ -29,34 +35,56 @@ class ThroughputBenchmark {
     private static final int MESSAGES = 10_000;
     private static final int ROUNDS = 5;
 
-    @Deployment(testable = false)
+    /** One listener of the benchmark, on its queue. */
+    private enum Arm {
+        WITHOUT(PlainListener.QUEUE), INBOX(InboxListener.QUEUE), BY_HAND(HandListener.QUEUE),
+        BASELINE(BaselineListener.QUEUE);
+
+        private final String queue;
+
+        Arm(String queue) {
+            this.queue = queue;
+        }
+    }
+
+    /** What the rounds of one arm measured. */
+    private static final class Measured {
+        final List<Double> rates = new ArrayList<>();
+        CpuTime cpu;
+    }
+
+    @Deployment(name = "bench", order = 1, testable = false)
     static WebArchive deployment() {
         return Bench.war(ThroughputBenchmark.class).addPackage(InboxListener.class.getPackage());
     }
 
-    private static double messagesPerSecond(String queue) {
-        return messagesPerSecond(queue, new CpuTime[1]);
+    @Deployment(name = "baseline", order = 2, testable = false)
+    static WebArchive baseline() {
+        return Baseline.configured().map(earlier -> earlier.war(BaselineListener.class, Invoicing.class))
+                .orElseGet(() -> Baseline.nothing("ThroughputBaseline"));
     }
 
-    /** Sends a round to the queue and times it; also adds the processor time it took to {@code cpu[0]}. */
-    private static double messagesPerSecond(String queue, CpuTime[] cpu) {
+    /** Sends a round to the arm's queue and times it; also adds the processor time it took to the arm's. */
+    private static void round(Arm arm, Measured measured) {
         List<Map<String, String>> messages = new ArrayList<>(MESSAGES);
         for (int i = 0; i < MESSAGES; i++) {
             messages.add(Map.of(Invoicing.ORDER_ID, "order-" + UUID.randomUUID()));
         }
-        long before = invoices(queue);
+        long before = invoices(arm.queue);
         CpuTime cpuBefore = CpuTime.now();
         long start = System.nanoTime();
-        Broker.sendEach(queue, messages);
-        Broker.awaitDrained(queue, Duration.ofMinutes(10));
+        Broker.sendEach(arm.queue, messages);
+        Broker.awaitDrained(arm.queue, Duration.ofMinutes(10));
         long nanos = System.nanoTime() - start;
         CpuTime used = CpuTime.now().minus(cpuBefore);
-        cpu[0] = cpu[0] == null ? used : cpu[0].plus(used);
-        long invoiced = invoices(queue) - before;
+        long invoiced = invoices(arm.queue) - before;
         if (invoiced != MESSAGES) {
-            throw new IllegalStateException(queue + ": " + invoiced + " invoices for " + MESSAGES + " messages");
+            throw new IllegalStateException(arm.queue + ": " + invoiced + " invoices for " + MESSAGES + " messages");
         }
-        return MESSAGES / (nanos / 1e9);
+        if (measured != null) {
+            measured.rates.add(MESSAGES / (nanos / 1e9));
+            measured.cpu = measured.cpu == null ? used : measured.cpu.plus(used);
+        }
     }
 
     private static long invoices(String consumer) {
@@ -66,37 +94,72 @@ class ThroughputBenchmark {
 
     @Test
     void withAndWithoutTheInbox() {
+        Optional<Baseline> earlier = Baseline.configured();
+        List<Arm> arms = new ArrayList<>(List.of(Arm.WITHOUT, Arm.INBOX, Arm.BY_HAND));
+        earlier.ifPresent(baseline -> arms.add(Arm.BASELINE));
         // A warm-up round each: the first deliveries also create the sessions and load the classes.
-        messagesPerSecond(PlainListener.QUEUE);
-        messagesPerSecond(InboxListener.QUEUE);
-        Results.Rounds plain = new Results.Rounds();
-        Results.Rounds inbox = new Results.Rounds();
-        CpuTime[] plainCpu = new CpuTime[1];
-        CpuTime[] inboxCpu = new CpuTime[1];
+        arms.forEach(arm -> round(arm, null));
+        Map<Arm, Measured> results = new EnumMap<>(Arm.class);
+        arms.forEach(arm -> results.put(arm, new Measured()));
         for (int round = 0; round < ROUNDS; round++) {
-            if (round % 2 == 0) {
-                plain.add(messagesPerSecond(PlainListener.QUEUE, plainCpu));
-                inbox.add(messagesPerSecond(InboxListener.QUEUE, inboxCpu));
-            } else {
-                inbox.add(messagesPerSecond(InboxListener.QUEUE, inboxCpu));
-                plain.add(messagesPerSecond(PlainListener.QUEUE, plainCpu));
+            // Rotate which goes first, so that none always follows another's backlog of garbage and WAL.
+            for (int k = 0; k < arms.size(); k++) {
+                Arm arm = arms.get((round + k) % arms.size());
+                round(arm, results.get(arm));
             }
         }
-        Results.record("2", "MDB throughput with @Inbox vs without, messages/s",
-                Results.format(plain.median(), "msg/s"), Results.format(inbox.median(), "msg/s"),
-                inbox.median() / plain.median(), ">= 0.95", ROUNDS + " rounds of " + MESSAGES + " messages");
-        long messages = (long) ROUNDS * MESSAGES;
-        if (plainCpu[0].total() > 0 && inboxCpu[0].total() > 0) {
-            Results.record("2", "processor time per message, with @Inbox vs without (server, PostgreSQL, broker)",
-                    micros(plainCpu[0].total(), messages), micros(inboxCpu[0].total(), messages),
-                    (double) inboxCpu[0].total() / plainCpu[0].total(), "-",
-                    "the same rounds; without / with: server " + micros(plainCpu[0].server(), messages) + " / "
-                            + micros(inboxCpu[0].server(), messages) + ", PostgreSQL "
-                            + micros(plainCpu[0].database(), messages) + " / "
-                            + micros(inboxCpu[0].database(), messages) + ", broker and sender "
-                            + micros(plainCpu[0].client(), messages) + " / "
-                            + micros(inboxCpu[0].client(), messages));
+        String runs = ROUNDS + " rounds of " + MESSAGES + " messages per arm; the ratio is the median of the rounds' "
+                + "ratios";
+        Measured without = results.get(Arm.WITHOUT);
+        Measured inbox = results.get(Arm.INBOX);
+        Measured byHand = results.get(Arm.BY_HAND);
+        throughput("MDB throughput with @Inbox vs without, messages/s", without, inbox, ">= 0.95", runs);
+        cpu("processor time per message, with @Inbox vs without (server, PostgreSQL, broker)", without, inbox,
+                "without", "with");
+        throughput("for comparison: MDB throughput with the claim called by hand (no interceptor) vs without, "
+                + "messages/s", without, byHand, "-", runs);
+        if (inbox.cpu.server() > 0 && byHand.cpu.server() > 0) {
+            long messages = (long) ROUNDS * MESSAGES;
+            double added = (inbox.cpu.server() - byHand.cpu.server()) / 1e3 / messages;
+            Results.record("2", "server time per message, @Inbox vs the claim by hand: what the two interceptors "
+                    + "add", micros(byHand.cpu.server(), messages), micros(inbox.cpu.server(), messages),
+                    (double) inbox.cpu.server() / byHand.cpu.server(), "-",
+                    "the same rounds; the interceptors' own work: " + Results.format(added, "µs").trim()
+                            + " per message");
         }
+        earlier.ifPresent(baseline -> {
+            Measured then = results.get(Arm.BASELINE);
+            throughput("MDB throughput with @Inbox, this build vs " + baseline.name() + ", messages/s", then, inbox,
+                    "-", runs);
+            cpu("processor time per message with @Inbox, this build vs " + baseline.name()
+                    + " (server, PostgreSQL, broker)", then, inbox, baseline.name(), "this build");
+        });
+    }
+
+    /** Records the median of the rounds' ratios of throughput, measured over baseline, round by round. */
+    private static void throughput(String measure, Measured baseline, Measured measured, String target, String runs) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < ROUNDS; i++) {
+            ratios.add(measured.rates.get(i) / baseline.rates.get(i));
+        }
+        Results.record("2", measure, Results.format(Results.median(baseline.rates), "msg/s"),
+                Results.format(Results.median(measured.rates), "msg/s"), Results.median(ratios), target, runs);
+    }
+
+    /** Records the processor time per message of two arms over all their rounds, with its three parts. */
+    private static void cpu(String measure, Measured baseline, Measured measured, String baselineName,
+            String measuredName) {
+        if (baseline.cpu.total() <= 0 || measured.cpu.total() <= 0) {
+            return;
+        }
+        long messages = (long) ROUNDS * MESSAGES;
+        Results.record("2", measure, micros(baseline.cpu.total(), messages), micros(measured.cpu.total(), messages),
+                (double) measured.cpu.total() / baseline.cpu.total(), "-",
+                "the same rounds; " + baselineName + " / " + measuredName + ": server "
+                        + micros(baseline.cpu.server(), messages) + " / " + micros(measured.cpu.server(), messages)
+                        + ", PostgreSQL " + micros(baseline.cpu.database(), messages) + " / "
+                        + micros(measured.cpu.database(), messages) + ", broker and sender "
+                        + micros(baseline.cpu.client(), messages) + " / " + micros(measured.cpu.client(), messages));
     }
 
     private static String micros(long nanos, long messages) {
