@@ -105,12 +105,16 @@ record Baseline(String name, List<File> jars) {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not extract " + commit + " into " + tree, e);
         }
-        List<String> maven = new ArrayList<>(List.of("mvn", "-B", "-q", "package", "-pl", "inbox-cdi,inbox-ejb", "-am",
-                "-DskipTests", "-Dmaven.source.skip=true", "-Dmaven.javadoc.skip=true"));
-        if (Boolean.getBoolean("txinbox.bench.offline")) {
-            maven.add("-o");
+        List<String> maven = List.of("mvn", "-B", "-q", "package", "-pl", "inbox-cdi,inbox-ejb", "-am",
+                "-DskipTests", "-Dmaven.source.skip=true", "-Dmaven.javadoc.skip=true");
+        try {
+            // Offline first: what an earlier commit needs is usually in the local repository already.
+            List<String> offline = new ArrayList<>(maven);
+            offline.add("-o");
+            run(tree, offline.toArray(String[]::new));
+        } catch (IllegalStateException offlineFailed) {
+            run(tree, maven.toArray(String[]::new));
         }
-        run(tree, maven.toArray(String[]::new));
     }
 
     /** The two library jars under a directory, or its modules' {@code target}. */
