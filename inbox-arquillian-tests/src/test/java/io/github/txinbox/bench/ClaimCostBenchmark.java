@@ -3,6 +3,7 @@ package io.github.txinbox.bench;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
+import io.github.txinbox.bench.claim.InterceptedClaim;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Item 1: {@code InboxRepository.claim} against the same INSERT sent through plain JDBC on the same datasource, each in
  * a JTA transaction of its own begun and committed by the same {@code UserTransaction}; also the same INSERT with the
- * persistence context open, and sent through the {@code EntityManager}, to tell where the difference lies. Short
+ * persistence context open, and sent through the {@code EntityManager}, to tell where the difference lies; and the
+ * claim through {@code @Inbox} on a CDI bean's method, to tell what the interceptors add. Short
  * rounds rotate between the arms; the times are medians over the rounds of the mean time per transaction, the ratios
  * medians of the rounds' ratios.
  */
@@ -48,7 +50,8 @@ class ClaimCostBenchmark {
     private static final int RAW_WITH_CONTEXT = 2;
     private static final int NATIVE_QUERY = 3;
     private static final int BARE = 4;
-    private static final int ARMS = 5;
+    private static final int INTERCEPTED = 5;
+    private static final int ARMS = 6;
     private static final String SCOPE = "bench-claim";
 
     /**
@@ -69,7 +72,7 @@ class ClaimCostBenchmark {
 
     @Deployment
     static WebArchive deployment() {
-        return Bench.war(ClaimCostBenchmark.class);
+        return Bench.war(ClaimCostBenchmark.class).addPackage(InterceptedClaim.class.getPackage());
     }
 
     @Inject
@@ -84,6 +87,9 @@ class ClaimCostBenchmark {
     @PersistenceContext
     EntityManager entityManager;
 
+    @Inject
+    InterceptedClaim intercepted;
+
     private long claims(int count) throws Exception {
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
@@ -94,6 +100,18 @@ class ClaimCostBenchmark {
             if (!claimed) {
                 throw new IllegalStateException("a fresh id was not claimed");
             }
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** The claim through {@code @Inbox}: both interceptors, the resolver, the claim, the report after the commit. */
+    private long interceptedClaims(int count) throws Exception {
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            String id = UUID.randomUUID().toString();
+            transaction.begin();
+            intercepted.handle(id);
+            transaction.commit();
         }
         return System.nanoTime() - start;
     }
@@ -194,6 +212,9 @@ class ClaimCostBenchmark {
         rawInserts(WARM_UP, true);
         nativeQueries(WARM_UP);
         bareInserts(WARM_UP);
+        interceptedClaims(WARM_UP);
+        long interceptedBefore = markers(InterceptedClaim.SCOPE);
+        boolean statements = Statements.reset();
         // Microseconds per transaction, by round and arm.
         double[][] times = new double[ROUNDS][];
         for (int round = 0; round < ROUNDS; round++) {
@@ -206,6 +227,7 @@ class ClaimCostBenchmark {
                     case CLAIM -> claims(PER_ROUND);
                     case RAW_WITH_CONTEXT -> rawInserts(PER_ROUND, true);
                     case NATIVE_QUERY -> nativeQueries(PER_ROUND);
+                    case INTERCEPTED -> interceptedClaims(PER_ROUND);
                     default -> bareInserts(PER_ROUND);
                 } / 1e3 / PER_ROUND;
             }
@@ -220,8 +242,51 @@ class ClaimCostBenchmark {
                 "-", runs);
         record(times, NATIVE_QUERY, RAW_WITH_CONTEXT,
                 "for comparison: that native query vs raw JDBC with the persistence context open", "-", runs);
+        if (markers(InterceptedClaim.SCOPE) - interceptedBefore != (long) ROUNDS * PER_ROUND) {
+            throw new IllegalStateException("@Inbox claimed " + (markers(InterceptedClaim.SCOPE) - interceptedBefore)
+                    + " markers in " + ROUNDS * PER_ROUND + " calls");
+        }
+        record(times, INTERCEPTED, CLAIM, "@Inbox around the claim (both interceptors, the resolver, the report after "
+                + "the commit) vs the claim called directly: what the interceptors add", "-", runs
+                + "; the interceptors' own work, the median of the rounds' differences: "
+                + Results.format(medianDifference(times, INTERCEPTED, CLAIM), "µs").trim() + " per call");
         record(times, RAW, BARE, "for comparison, through raw JDBC: the claim's statement with its bound (lock_timeout "
                 + "set and put back) vs a bare INSERT ... ON CONFLICT DO NOTHING", "-", runs);
+        if (statements) {
+            // Inside PostgreSQL alone: the claim's statement against the bare INSERT, per call, over every round.
+            List<Statements.Cost> costs = Statements.since(ROUNDS * PER_ROUND);
+            Statements.Cost claim = Statements.find(costs, "insert into", "txinbox.lock_timeout", "returning");
+            Statements.Cost bare = Statements.find(costs, "insert into", "values", "do nothing");
+            if (claim == null || bare == null) {
+                throw new IllegalStateException("pg_stat_statements lists no claim or no bare INSERT: " + costs);
+            }
+            Results.record("1", "PostgreSQL's executor time per call: the claim's statement with its bound vs the bare "
+                    + "INSERT", Results.format(bare.meanMicros(), "µs"), Results.format(claim.meanMicros(), "µs"),
+                    claim.meanMicros() / bare.meanMicros(), "<= 1.05", "pg_stat_statements over the measured rounds; "
+                            + claim.calls() + " claims' statements (the claim arm, the raw arms and the native query "
+                            + "arm), " + bare.calls() + " bare INSERTs");
+        }
+    }
+
+    /** The median over the rounds of one arm's time per transaction minus another's, in microseconds. */
+    private static double medianDifference(double[][] times, int measured, int baseline) {
+        List<Double> differences = new ArrayList<>();
+        for (double[] round : times) {
+            differences.add(round[measured] - round[baseline]);
+        }
+        return Results.median(differences);
+    }
+
+    private long markers(String scope) throws Exception {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM "
+                        + inbox.table().quotedName() + " WHERE scope = ?")) {
+            count.setString(1, scope);
+            try (ResultSet result = count.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
     }
 
     /**

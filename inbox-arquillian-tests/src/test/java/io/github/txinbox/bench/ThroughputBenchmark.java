@@ -1,7 +1,6 @@
 package io.github.txinbox.bench;
 
 import io.github.txinbox.bench.baseline.BaselineListener;
-import io.github.txinbox.bench.throughput.HandListener;
 import io.github.txinbox.bench.throughput.InboxListener;
 import io.github.txinbox.bench.throughput.Invoicing;
 import io.github.txinbox.bench.throughput.PlainListener;
@@ -9,6 +8,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Broker;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Item 2: the same message-driven bean (four sessions, one invoice row per message, XA over Artemis and PostgreSQL)
- * without {@code @Inbox}, with it, and calling {@code InboxRepository.claim} itself (the claim without the
- * interceptors); with {@value Baseline#PROPERTY} set, also with {@code @Inbox} from an earlier commit's library, in a
- * deployment of its own. Each round sends {@value #MESSAGES} distinct messages in one burst to one queue and times them
+ * without {@code @Inbox} and with it; with {@value Baseline#PROPERTY} set, also with {@code @Inbox} from an earlier
+ * commit's library, in a deployment of its own. Each round sends {@value #MESSAGES} distinct messages in one burst to one queue and times them
  * from the first send until the queue is drained; the arms take turns, in an order that rotates every round.
  */
 @Order(2)
@@ -37,8 +36,7 @@ class ThroughputBenchmark {
 
     /** One listener of the benchmark, on its queue. */
     private enum Arm {
-        WITHOUT(PlainListener.QUEUE), INBOX(InboxListener.QUEUE), BY_HAND(HandListener.QUEUE),
-        BASELINE(BaselineListener.QUEUE);
+        WITHOUT(PlainListener.QUEUE), INBOX(InboxListener.QUEUE), BASELINE(BaselineListener.QUEUE);
 
         private final String queue;
 
@@ -47,10 +45,18 @@ class ThroughputBenchmark {
         }
     }
 
-    /** What the rounds of one arm measured. */
+    /**
+     * What the rounds of one arm measured: the rate of each round, and the processor time of the rounds whose every
+     * part could be read (a process that exits as it is read tells none).
+     */
     private static final class Measured {
         final List<Double> rates = new ArrayList<>();
         CpuTime cpu;
+        int cpuRounds;
+
+        long cpuMessages() {
+            return (long) cpuRounds * MESSAGES;
+        }
     }
 
     @Deployment(name = "bench", order = 1, testable = false)
@@ -83,7 +89,10 @@ class ThroughputBenchmark {
         }
         if (measured != null) {
             measured.rates.add(MESSAGES / (nanos / 1e9));
-            measured.cpu = measured.cpu == null ? used : measured.cpu.plus(used);
+            if (used.total() > 0) {
+                measured.cpu = measured.cpu == null ? used : measured.cpu.plus(used);
+                measured.cpuRounds++;
+            }
         }
     }
 
@@ -95,10 +104,11 @@ class ThroughputBenchmark {
     @Test
     void withAndWithoutTheInbox() {
         Optional<Baseline> earlier = Baseline.configured();
-        List<Arm> arms = new ArrayList<>(List.of(Arm.WITHOUT, Arm.INBOX, Arm.BY_HAND));
+        List<Arm> arms = new ArrayList<>(List.of(Arm.WITHOUT, Arm.INBOX));
         earlier.ifPresent(baseline -> arms.add(Arm.BASELINE));
         // A warm-up round each: the first deliveries also create the sessions and load the classes.
         arms.forEach(arm -> round(arm, null));
+        boolean statements = Statements.reset();
         Map<Arm, Measured> results = new EnumMap<>(Arm.class);
         arms.forEach(arm -> results.put(arm, new Measured()));
         for (int round = 0; round < ROUNDS; round++) {
@@ -109,23 +119,14 @@ class ThroughputBenchmark {
             }
         }
         String runs = ROUNDS + " rounds of " + MESSAGES + " messages per arm; the ratio is the median of the rounds' "
-                + "ratios";
+                + "ratios, ";
         Measured without = results.get(Arm.WITHOUT);
         Measured inbox = results.get(Arm.INBOX);
-        Measured byHand = results.get(Arm.BY_HAND);
         throughput("MDB throughput with @Inbox vs without, messages/s", without, inbox, ">= 0.95", runs);
         cpu("processor time per message, with @Inbox vs without (server, PostgreSQL, broker)", without, inbox,
                 "without", "with");
-        throughput("for comparison: MDB throughput with the claim called by hand (no interceptor) vs without, "
-                + "messages/s", without, byHand, "-", runs);
-        if (inbox.cpu.server() > 0 && byHand.cpu.server() > 0) {
-            long messages = (long) ROUNDS * MESSAGES;
-            double added = (inbox.cpu.server() - byHand.cpu.server()) / 1e3 / messages;
-            Results.record("2", "server time per message, @Inbox vs the claim by hand: what the two interceptors "
-                    + "add", micros(byHand.cpu.server(), messages), micros(inbox.cpu.server(), messages),
-                    (double) inbox.cpu.server() / byHand.cpu.server(), "-",
-                    "the same rounds; the interceptors' own work: " + Results.format(added, "µs").trim()
-                            + " per message");
+        if (statements) {
+            statements();
         }
         earlier.ifPresent(baseline -> {
             Measured then = results.get(Arm.BASELINE);
@@ -136,6 +137,25 @@ class ThroughputBenchmark {
         });
     }
 
+    /**
+     * Records what the claim's statement cost PostgreSQL's executor per call, against the handler's own INSERT of its
+     * invoice, over the measured rounds of every arm: the marker's row and its two index entries against the invoice's
+     * row and its one.
+     */
+    private static void statements() {
+        List<Statements.Cost> costs = Statements.since(MESSAGES);
+        Statements.Cost claim = Statements.find(costs, "insert into", "txinbox.lock_timeout", "returning");
+        Statements.Cost invoice = Statements.find(costs, "insert into", "invoice");
+        if (claim == null || invoice == null) {
+            throw new IllegalStateException("pg_stat_statements lists no claim or no invoice INSERT: " + costs);
+        }
+        StringBuilder listed = new StringBuilder("pg_stat_statements over the measured rounds of every arm; ");
+        costs.stream().limit(6).forEach(cost -> listed.append(cost.describe()).append("; "));
+        Results.record("2", "PostgreSQL's executor time per call: the claim's statement vs the handler's INSERT of its "
+                + "invoice", Results.format(invoice.meanMicros(), "µs"), Results.format(claim.meanMicros(), "µs"),
+                claim.meanMicros() / invoice.meanMicros(), "-", listed.toString().replaceAll("; $", ""));
+    }
+
     /** Records the median of the rounds' ratios of throughput, measured over baseline, round by round. */
     private static void throughput(String measure, Measured baseline, Measured measured, String target, String runs) {
         List<Double> ratios = new ArrayList<>();
@@ -143,23 +163,29 @@ class ThroughputBenchmark {
             ratios.add(measured.rates.get(i) / baseline.rates.get(i));
         }
         Results.record("2", measure, Results.format(Results.median(baseline.rates), "msg/s"),
-                Results.format(Results.median(measured.rates), "msg/s"), Results.median(ratios), target, runs);
+                Results.format(Results.median(measured.rates), "msg/s"), Results.median(ratios), target,
+                runs + "which ranged from " + Results.format(Collections.min(ratios), "").trim() + " to "
+                        + Results.format(Collections.max(ratios), "").trim());
     }
 
     /** Records the processor time per message of two arms over all their rounds, with its three parts. */
     private static void cpu(String measure, Measured baseline, Measured measured, String baselineName,
             String measuredName) {
-        if (baseline.cpu.total() <= 0 || measured.cpu.total() <= 0) {
+        if (baseline.cpuRounds == 0 || measured.cpuRounds == 0) {
+            Results.record("2", measure, "-", "-", null, "-", "not measured: no round's processor time could be read");
             return;
         }
-        long messages = (long) ROUNDS * MESSAGES;
-        Results.record("2", measure, micros(baseline.cpu.total(), messages), micros(measured.cpu.total(), messages),
-                (double) measured.cpu.total() / baseline.cpu.total(), "-",
-                "the same rounds; " + baselineName + " / " + measuredName + ": server "
-                        + micros(baseline.cpu.server(), messages) + " / " + micros(measured.cpu.server(), messages)
-                        + ", PostgreSQL " + micros(baseline.cpu.database(), messages) + " / "
-                        + micros(measured.cpu.database(), messages) + ", broker and sender "
-                        + micros(baseline.cpu.client(), messages) + " / " + micros(measured.cpu.client(), messages));
+        long before = baseline.cpuMessages();
+        long after = measured.cpuMessages();
+        double ratio = (baseline.cpu.total() / (double) before) > 0
+                ? (measured.cpu.total() / (double) after) / (baseline.cpu.total() / (double) before) : 0;
+        Results.record("2", measure, micros(baseline.cpu.total(), before), micros(measured.cpu.total(), after), ratio,
+                "-", "the same rounds (" + baseline.cpuRounds + " and " + measured.cpuRounds + " of them read); "
+                        + baselineName + " / " + measuredName + ": server " + micros(baseline.cpu.server(), before)
+                        + " / " + micros(measured.cpu.server(), after) + ", PostgreSQL "
+                        + micros(baseline.cpu.database(), before) + " / " + micros(measured.cpu.database(), after)
+                        + ", broker and sender " + micros(baseline.cpu.client(), before) + " / "
+                        + micros(measured.cpu.client(), after));
     }
 
     private static String micros(long nanos, long messages) {

@@ -8,7 +8,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The two channels, consumed as docs/kafka.md shows: each record handed to its handler through
+ * The channels, consumed as docs/kafka.md shows: each record handed to its handler through
  * {@link InApplication}, and acknowledged when the handler's transaction has committed.
  */
 @ApplicationScoped
@@ -20,11 +20,17 @@ public class BenchConsumers {
     /** The channel read by the handler without it. */
     public static final String WITHOUT_INBOX = "without-inbox";
 
+    /** The channel read by the handler that writes a marker by hand. */
+    public static final String MARKER_BY_HAND = "marker-by-hand";
+
     @Inject
     BenchHandlers.WithInbox withInbox;
 
     @Inject
     BenchHandlers.WithoutInbox withoutInbox;
+
+    @Inject
+    BenchHandlers.MarkerByHand markerByHand;
 
     @Inject
     InApplication inApplication;
@@ -49,5 +55,16 @@ public class BenchConsumers {
     @Incoming(WITHOUT_INBOX)
     public CompletionStage<Void> withoutInbox(ConsumerRecord<String, String> record) {
         return inApplication.run(() -> withoutInbox.handle(record));
+    }
+
+    /**
+     * Handles a record with a marker written by hand.
+     *
+     * @param record the record
+     * @return completes after the commit
+     */
+    @Incoming(MARKER_BY_HAND)
+    public CompletionStage<Void> markerByHand(ConsumerRecord<String, String> record) {
+        return inApplication.run(() -> markerByHand.handle(record));
     }
 }

@@ -1,14 +1,21 @@
 package io.github.txinbox.bench.kafka;
 
 import io.github.txinbox.Inbox;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.Invoice;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 
-/** The two handlers: one invoice row per record in a transaction of its own, with the inbox and without. */
+/**
+ * The handlers: one invoice row per record in a transaction of its own, with the inbox, without it, and with a marker
+ * written by hand.
+ */
 public final class BenchHandlers {
 
     private BenchHandlers() {
@@ -54,6 +61,42 @@ public final class BenchHandlers {
         @Transactional
         public void handle(ConsumerRecord<String, String> record) {
             entityManager.persist(new Invoice(NAME, record.value()));
+        }
+    }
+
+    /**
+     * The floor of what a marker can cost: the handler without the inbox, plus the marker's bare
+     * {@code INSERT ... ON CONFLICT DO NOTHING} into the inbox table, written by hand through the same
+     * {@code EntityManager} in the same transaction (no bound on a held marker, no interceptor, no checks).
+     */
+    @ApplicationScoped
+    public static class MarkerByHand {
+
+        /** The invoices' consumer name, and the markers' scope. */
+        public static final String NAME = "kafka-marker-by-hand";
+
+        @PersistenceContext
+        EntityManager entityManager;
+
+        @Inject
+        InboxSettings settings;
+
+        /**
+         * Writes the record's marker, then its invoice when the marker is new.
+         *
+         * @param record the record, whose value is the order id
+         */
+        @Transactional
+        public void handle(ConsumerRecord<String, String> record) {
+            Header id = record.headers().lastHeader("message-id");
+            int inserted = entityManager.createNativeQuery("INSERT INTO " + settings.table().quotedName()
+                    + " (scope, message_id, processed_at) VALUES (?1, ?2, now()) "
+                    + "ON CONFLICT (scope, message_id) DO NOTHING")
+                    .setParameter(1, NAME).setParameter(2, new String(id.value(), StandardCharsets.UTF_8))
+                    .executeUpdate();
+            if (inserted == 1) {
+                entityManager.persist(new Invoice(NAME, record.value()));
+            }
         }
     }
 }

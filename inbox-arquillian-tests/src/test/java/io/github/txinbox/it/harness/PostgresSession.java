@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.logging.Logger;
 
@@ -25,6 +26,12 @@ import java.util.logging.Logger;
 final class PostgresSession {
 
     private static final Logger LOG = Logger.getLogger(PostgresSession.class.getName());
+
+    /**
+     * The system property that loads {@code pg_stat_statements} into the embedded server (the benchmarks set it); a
+     * server the user names is left as it is.
+     */
+    static final String STATEMENT_STATISTICS = "txinbox.it.postgres.statements";
 
     private LocalPostgres server;
 
@@ -43,8 +50,13 @@ final class PostgresSession {
             }
             // XA datasources prepare transactions when a second resource (a broker) joins; a leg with a non-XA
             // datasource (txinbox.it.datasource=local) runs on PostgreSQL's default, 0, as most servers do.
-            server = LocalPostgres.start(null, Map.of("max_prepared_transactions", Server.nonXa() ? "0" : "32",
-                    "max_connections", "100"), true);
+            Map<String, String> settings = new HashMap<>(Map.of("max_prepared_transactions",
+                    Server.nonXa() ? "0" : "32", "max_connections", "100"));
+            if (Boolean.getBoolean(STATEMENT_STATISTICS)) {
+                // The benchmarks read what each statement costs the server.
+                settings.put("shared_preload_libraries", "pg_stat_statements");
+            }
+            server = LocalPostgres.start(null, settings, true);
             LOG.info(() -> "Started embedded PostgreSQL: " + server.url());
             checkMajorVersion(server);
         }
