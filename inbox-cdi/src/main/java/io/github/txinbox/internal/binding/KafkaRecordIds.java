@@ -62,7 +62,7 @@ final class KafkaRecordIds {
         }
         Header header = kafka.headers().lastHeader(key);
         return header == null || header.value() == null ? null
-                : utf8(ByteBuffer.wrap(header.value()), "the header '" + key + "'");
+                : utf8(ByteBuffer.wrap(header.value()), key);
     }
 
     private static String recordKey(Object recordKey) throws UnreadableIdException {
@@ -73,13 +73,13 @@ final class KafkaRecordIds {
             return text;
         }
         if (recordKey instanceof byte[] bytes) {
-            return utf8(ByteBuffer.wrap(bytes), "the record's key");
+            return utf8(ByteBuffer.wrap(bytes), null);
         }
         if (recordKey instanceof ByteBuffer buffer) {
-            return utf8(buffer.duplicate(), "the record's key");
+            return utf8(buffer.duplicate(), null);
         }
         if (recordKey instanceof Bytes bytes) {
-            return utf8(ByteBuffer.wrap(bytes.get()), "the record's key");
+            return utf8(ByteBuffer.wrap(bytes.get()), null);
         }
         if (KEY_TYPES.contains(recordKey.getClass().getName())) {
             return recordKey.toString();
@@ -89,12 +89,14 @@ final class KafkaRecordIds {
                 + "UUID, Long, Integer or Short, or name a header that holds the id");
     }
 
-    private static String utf8(ByteBuffer bytes, String what) throws UnreadableIdException {
+    /** Decodes an id; {@code header} names the header it was read from, {@code null} for the record's key. */
+    private static String utf8(ByteBuffer bytes, String header) throws UnreadableIdException {
         int length = bytes.remaining();
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes).toString();
         } catch (CharacterCodingException e) {
+            String what = header == null ? "the record's key" : "the header '" + header + "'";
             throw new UnreadableIdException(what + " is not valid UTF-8 (" + length + " bytes): an id is read "
                     + "exactly, never with its invalid bytes replaced");
         }
