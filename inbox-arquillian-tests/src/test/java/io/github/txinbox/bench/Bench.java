@@ -22,7 +22,8 @@ public final class Bench {
      */
     public static WebArchive war(Class<?> benchmark, Class<?>... extra) {
         Results.prepare();
-        WebArchive war = Deployments.war(benchmark, extra).addClasses(Results.class, Results.Rounds.class, Bench.class)
+        WebArchive war = Deployments.war(benchmark, extra)
+                .addClasses(Results.class, Results.Rounds.class, Bench.class, Statements.class, Statements.Cost.class)
                 .addPackage(io.github.txinbox.bench.naive.NaiveMarker.class.getPackage());
         return Deployments.withPersistenceXml(war, "bench-persistence.xml");
     }
