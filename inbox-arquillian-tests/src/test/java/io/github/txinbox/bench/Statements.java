@@ -76,7 +76,8 @@ final class Statements {
     }
 
     /**
-     * The first statement whose text holds all the fragments, in any case.
+     * The first statement whose text holds all the fragments, in any case. {@code pg_stat_statements} shows a
+     * statement's constants as parameters ({@code $4}), so fragments are taken from its words, not its literals.
      *
      * @param costs     the statements
      * @param fragments what its text holds
