@@ -109,6 +109,7 @@ class KafkaThroughputBenchmark {
         for (Arm arm : arms) {
             recordsPerSecond(arm);
         }
+        boolean statements = Statements.reset();
         Map<Arm, List<Double>> rates = new EnumMap<>(Arm.class);
         for (Arm arm : arms) {
             rates.put(arm, new ArrayList<>());
@@ -129,6 +130,24 @@ class KafkaThroughputBenchmark {
                 runs);
         record("@Inbox vs the marker's bare INSERT by hand: what the inbox adds over its row, records/s",
                 rates.get(Arm.MARKER_BY_HAND), rates.get(Arm.INBOX), "-", runs);
+        if (statements) {
+            List<Statements.Cost> costs = Statements.since(RECORDS);
+            Statements.Cost claim = Statements.find(costs, "insert into", "returning set_config");
+            Statements.Cost bare = Statements.find(costs, "insert into", "values", "do nothing");
+            Statements.Cost invoice = Statements.find(costs, "insert into", "invoice");
+            if (claim == null || bare == null || invoice == null) {
+                throw new IllegalStateException("pg_stat_statements lists no claim, bare marker or invoice INSERT: "
+                        + costs);
+            }
+            String listed = "pg_stat_statements over the measured rounds of every arm; " + claim.describe() + "; "
+                    + bare.describe() + "; " + invoice.describe();
+            Results.record("7", "PostgreSQL's executor time per call: the claim's statement vs the handler's INSERT "
+                    + "of its invoice", Results.format(invoice.meanMicros(), "µs"),
+                    Results.format(claim.meanMicros(), "µs"), claim.meanMicros() / invoice.meanMicros(), "-", listed);
+            Results.record("7", "PostgreSQL's executor time per call: the marker's bare INSERT by hand vs the "
+                    + "handler's INSERT of its invoice", Results.format(invoice.meanMicros(), "µs"),
+                    Results.format(bare.meanMicros(), "µs"), bare.meanMicros() / invoice.meanMicros(), "-", listed);
+        }
     }
 
     private static void record(String measure, List<Double> baseline, List<Double> measured, String target,

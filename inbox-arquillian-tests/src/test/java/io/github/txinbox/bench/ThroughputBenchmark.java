@@ -3,6 +3,7 @@ package io.github.txinbox.bench;
 import io.github.txinbox.bench.baseline.BaselineListener;
 import io.github.txinbox.bench.throughput.InboxListener;
 import io.github.txinbox.bench.throughput.Invoicing;
+import io.github.txinbox.bench.throughput.MarkerListener;
 import io.github.txinbox.bench.throughput.PlainListener;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Broker;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Item 2: the same message-driven bean (four sessions, one invoice row per message, XA over Artemis and PostgreSQL)
- * without {@code @Inbox} and with it; with {@value Baseline#PROPERTY} set, also with {@code @Inbox} from an earlier
+ * without {@code @Inbox}, with it, and with the marker's bare INSERT written by hand (the floor of what a marker
+ * costs); with {@value Baseline#PROPERTY} set, also with {@code @Inbox} from an earlier
  * commit's library, in a deployment of its own. Each round sends {@value #MESSAGES} distinct messages in one burst to one queue and times them
  * from the first send until the queue is drained; the arms take turns, in an order that rotates every round.
  */
@@ -36,7 +38,8 @@ class ThroughputBenchmark {
 
     /** One listener of the benchmark, on its queue. */
     private enum Arm {
-        WITHOUT(PlainListener.QUEUE), INBOX(InboxListener.QUEUE), BASELINE(BaselineListener.QUEUE);
+        WITHOUT(PlainListener.QUEUE), INBOX(InboxListener.QUEUE), MARKER_BY_HAND(MarkerListener.QUEUE),
+        BASELINE(BaselineListener.QUEUE);
 
         private final String queue;
 
@@ -104,7 +107,7 @@ class ThroughputBenchmark {
     @Test
     void withAndWithoutTheInbox() {
         Optional<Baseline> earlier = Baseline.configured();
-        List<Arm> arms = new ArrayList<>(List.of(Arm.WITHOUT, Arm.INBOX));
+        List<Arm> arms = new ArrayList<>(List.of(Arm.WITHOUT, Arm.INBOX, Arm.MARKER_BY_HAND));
         earlier.ifPresent(baseline -> arms.add(Arm.BASELINE));
         // A warm-up round each: the first deliveries also create the sessions and load the classes.
         arms.forEach(arm -> round(arm, null));
@@ -125,6 +128,13 @@ class ThroughputBenchmark {
         throughput("MDB throughput with @Inbox vs without, messages/s", without, inbox, ">= 0.95", runs);
         cpu("processor time per message, with @Inbox vs without (server, PostgreSQL, broker)", without, inbox,
                 "without", "with");
+        Measured floor = results.get(Arm.MARKER_BY_HAND);
+        throughput("the floor: without @Inbox, but with the marker's bare INSERT written by hand in the bean, vs "
+                + "without, messages/s", without, floor, "-", runs);
+        cpu("processor time per message, the marker by hand vs without (server, PostgreSQL, broker)", without, floor,
+                "without", "by hand");
+        throughput("@Inbox vs the marker's bare INSERT by hand: what the inbox adds over its row, messages/s", floor,
+                inbox, "-", runs);
         earlier.ifPresent(baseline -> {
             Measured then = results.get(Arm.BASELINE);
             throughput("MDB throughput with @Inbox, this build vs " + baseline.name() + ", messages/s", then, inbox,
