@@ -207,12 +207,7 @@ class ClaimCostBenchmark {
     @Test
     void claimAgainstRawInsert() throws Exception {
         readStatements();
-        claims(WARM_UP);
-        rawInserts(WARM_UP, false);
-        rawInserts(WARM_UP, true);
-        nativeQueries(WARM_UP);
-        bareInserts(WARM_UP);
-        interceptedClaims(WARM_UP);
+        warmUp();
         long interceptedBefore = markers(InterceptedClaim.SCOPE);
         boolean statements = Statements.reset();
         // Microseconds per transaction, by round and arm.
@@ -287,6 +282,16 @@ class ClaimCostBenchmark {
                 return result.getLong(1);
             }
         }
+    }
+
+    /** Runs each arm until the JIT has compiled it; a profile ({@link JfrSplit}) leaves these calls out. */
+    private void warmUp() throws Exception {
+        claims(WARM_UP);
+        rawInserts(WARM_UP, false);
+        rawInserts(WARM_UP, true);
+        nativeQueries(WARM_UP);
+        bareInserts(WARM_UP);
+        interceptedClaims(WARM_UP);
     }
 
     /**
