@@ -79,7 +79,7 @@ class InboxRepositoryClaimFailureTest {
     private static InboxRepository repository(RuntimeException failure, AtomicBoolean markedForRollback)
             throws ReflectiveOperationException {
         Query query = proxy(Query.class, (proxy, method, args) -> {
-            if (method.getName().equals("getSingleResult")) {
+            if (method.getName().equals("getResultList") || method.getName().equals("getSingleResult")) {
                 throw failure;
             }
             return proxy;
