@@ -46,7 +46,8 @@ public class InboxMetrics {
             .withDescription("Messages the inbox handled, by scope and what their transaction ended with").build();
 
     private static final Metadata DURATION_METADATA = Metadata.builder().withName(DURATION)
-            .withDescription("Time from the inbox's claim to the end of the transaction, by scope and outcome")
+            .withDescription("Time from the interceptor's start (before the claim) to the end of the transaction, by "
+                    + "scope and outcome")
             .withUnit(MetricUnits.NANOSECONDS).build();
 
     private record Key(String scope, InboxOutcome outcome) {

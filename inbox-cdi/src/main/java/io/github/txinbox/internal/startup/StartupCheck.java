@@ -134,6 +134,6 @@ public class StartupCheck {
         if (findings.unfit() != null) {
             throw findings.unfit();
         }
-        LOG.fine(() -> "The inbox table " + verifier.table() + " is fit");
+        LOG.info(() -> "The inbox table " + verifier.table() + " was checked at start-up and fits");
     }
 }
