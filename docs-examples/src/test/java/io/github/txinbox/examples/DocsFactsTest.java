@@ -159,6 +159,22 @@ class DocsFactsTest {
         assertTrue(problems.isEmpty(), String.join("\n", problems));
     }
 
+    /**
+     * The table of what each leg runs, in docs/compatibility.md, is the one the build generates ({@link TestedWhere})
+     * from .ci/run, the integration tests' POM and the test classes' tags. With {@code -Dtxinbox.docs.write=true} the
+     * test writes the table instead of comparing it.
+     */
+    @Test
+    void theTableOfWhatEachLegRunsIsTheBuilds() throws Exception {
+        if (Boolean.getBoolean("txinbox.docs.write")) {
+            TestedWhere.main(new String[0]);
+        }
+        String page = Files.readString(TestedWhere.PAGE);
+        assertEquals(TestedWhere.table(), TestedWhere.checkedIn(page), "docs/compatibility.md's table of what each leg "
+                + "runs differs from what the build says; write it with: mvn -B test -pl docs-examples "
+                + "-Dtest=DocsFactsTest -Dtxinbox.docs.write=true");
+    }
+
     @Test
     void everyLegTheDocsNameIsOneCiPrints() throws IOException {
         Set<String> printed = new TreeSet<>();
