@@ -1,17 +1,18 @@
 package io.github.txinbox.bench;
 
+import io.github.txinbox.dev.ChildProcess;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.Directories;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.time.Duration;
 import java.util.stream.Stream;
 import org.jboss.shrinkwrap.api.ArchivePath;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -50,7 +51,7 @@ record Baseline(String name, List<File> jars) {
             return Optional.of(new Baseline(directory.getFileName().toString(), jars(directory)));
         }
         Path root = Path.of(System.getProperty("txinbox.it.workDir")).toAbsolutePath().getParent().getParent();
-        String commit = run(root, "git", "rev-parse", "--short=7", "--verify", named + "^{commit}").trim();
+        String commit = revision(root, named);
         Path tree = root.resolve("inbox-arquillian-tests/target/baseline").resolve(commit);
         if (!Files.isDirectory(tree.resolve("inbox-cdi/target")) || jars(tree).size() < 2) {
             build(root, commit, tree);
@@ -93,17 +94,34 @@ record Baseline(String name, List<File> jars) {
                 .addAsWebResource(new StringAsset("no baseline named (-D" + PROPERTY + ")"), "index.txt");
     }
 
+    /** The short commit a revision names in the repository at {@code root}. */
+    private static String revision(Path root, String named) {
+        Path log = log(root);
+        ChildProcess git = ChildProcess.start("git rev-parse", List.of("git", "rev-parse", "--short=7", "--verify",
+                named + "^{commit}"), root, Map.of(), log);
+        if (git.awaitExit(BUILD_TIMEOUT) != 0) {
+            throw new IllegalStateException(named + " names no commit of " + root + ":\n" + git.output());
+        }
+        return git.output().trim();
+    }
+
     /** Extracts the commit's tree and packages its two library modules, without their tests. */
     private static void build(Path root, String commit, Path tree) {
+        Path log = log(root);
+        Directories.delete(tree);
+        Path archive = tree.resolveSibling(commit + ".tar");
         try {
-            deleteTree(tree);
             Files.createDirectories(tree);
-            Path archive = tree.resolveSibling(commit + ".tar");
-            run(root, "git", "archive", "--format=tar", "-o", archive.toString(), commit);
-            run(tree, "tar", "-xf", archive.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create " + tree, e);
+        }
+        ChildProcess.run("git archive", List.of("git", "archive", "--format=tar", "-o", archive.toString(), commit),
+                root, Map.of(), log, BUILD_TIMEOUT);
+        ChildProcess.run("tar", List.of("tar", "-xf", archive.toString()), tree, Map.of(), log, BUILD_TIMEOUT);
+        try {
             Files.delete(archive);
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not extract " + commit + " into " + tree, e);
+            throw new UncheckedIOException("Could not delete " + archive, e);
         }
         List<String> maven = List.of("mvn", "-B", "-q", "package", "-pl", "inbox-cdi,inbox-ejb", "-am",
                 "-DskipTests", "-Dmaven.source.skip=true", "-Dmaven.javadoc.skip=true");
@@ -111,69 +129,40 @@ record Baseline(String name, List<File> jars) {
             // Offline first: what an earlier commit needs is usually in the local repository already.
             List<String> offline = new ArrayList<>(maven);
             offline.add("-o");
-            run(tree, offline.toArray(String[]::new));
+            ChildProcess.run("the build of " + commit + ", offline", offline, tree, Map.of(), log, BUILD_TIMEOUT);
         } catch (IllegalStateException offlineFailed) {
-            run(tree, maven.toArray(String[]::new));
+            ChildProcess.run("the build of " + commit, maven, tree, Map.of(), log, BUILD_TIMEOUT);
         }
     }
 
-    /** The two library jars under a directory, or its modules' {@code target}. */
+    /** Where the commands that build a baseline write their output. */
+    private static Path log(Path root) {
+        return root.resolve("inbox-arquillian-tests/target/baseline/build.log");
+    }
+
+    /** The two library jars under a directory, or under its modules' {@code target}. */
     private static List<File> jars(Path directory) {
         List<File> found = new ArrayList<>();
         for (String module : new String[] {"inbox-cdi", "inbox-ejb"}) {
-            Path[] places = {directory, directory.resolve(module).resolve("target")};
-            for (Path place : places) {
-                if (!Files.isDirectory(place)) {
-                    continue;
-                }
-                try (Stream<Path> files = Files.list(place)) {
-                    files.map(Path::getFileName).map(Path::toString)
-                            .filter(file -> file.startsWith(module + "-") && file.endsWith(".jar")
-                                    && !file.endsWith("-sources.jar") && !file.endsWith("-javadoc.jar"))
-                            .findFirst().map(file -> place.resolve(file).toFile()).ifPresent(found::add);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                if (found.size() > (module.equals("inbox-cdi") ? 0 : 1)) {
-                    break;
-                }
-            }
+            jar(directory, module).or(() -> jar(directory.resolve(module).resolve("target"), module))
+                    .ifPresent(found::add);
         }
         return found;
     }
 
-    private static String run(Path directory, String... command) {
-        try {
-            Path output = Files.createTempFile("baseline", ".log");
-            Process process = new ProcessBuilder(command).directory(directory.toFile())
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            if (!process.waitFor(BUILD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " took longer than " + BUILD_TIMEOUT);
-            }
-            String printed = Files.readString(output, StandardCharsets.UTF_8);
-            Files.delete(output);
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " in " + directory + " failed (exit "
-                        + process.exitValue() + "):\n" + printed);
-            }
-            return printed;
+    /** The module's jar in a directory (not its sources or javadoc), if there is one. */
+    private static Optional<File> jar(Path directory, String module) {
+        if (!Files.isDirectory(directory)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(file -> {
+                String name = file.getFileName().toString();
+                return name.startsWith(module + "-") && name.endsWith(".jar") && !name.endsWith("-sources.jar")
+                        && !name.endsWith("-javadoc.jar");
+            }).findFirst().map(Path::toFile);
         } catch (IOException e) {
-            throw new UncheckedIOException(String.join(" ", command) + " could not run", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(String.join(" ", command) + " was interrupted", e);
-        }
-    }
-
-    private static void deleteTree(Path tree) throws IOException {
-        if (!Files.exists(tree)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(tree)) {
-            for (Path path : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.delete(path);
-            }
+            throw new UncheckedIOException("Could not list " + directory, e);
         }
     }
 
