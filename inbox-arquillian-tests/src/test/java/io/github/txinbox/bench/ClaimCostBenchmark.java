@@ -250,8 +250,8 @@ class ClaimCostBenchmark {
         if (statements) {
             // Inside PostgreSQL alone: the claim's statement against the bare INSERT, per call, over every round.
             List<Statements.Cost> costs = Statements.since(ROUNDS * PER_ROUND);
-            Statements.Cost claim = Statements.find(costs, "insert into", "returning set_config");
-            Statements.Cost bare = Statements.find(costs, "insert into", "values", "do nothing");
+            Statements.Cost claim = Statements.claim(costs);
+            Statements.Cost bare = Statements.bareMarkerInsert(costs);
             if (claim == null || bare == null) {
                 throw new IllegalStateException("pg_stat_statements lists no claim or no bare INSERT: " + costs);
             }

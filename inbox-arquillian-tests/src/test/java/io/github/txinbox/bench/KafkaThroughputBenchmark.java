@@ -132,8 +132,8 @@ class KafkaThroughputBenchmark {
                 rates.get(Arm.MARKER_BY_HAND), rates.get(Arm.INBOX), "-", runs);
         if (statements) {
             List<Statements.Cost> costs = Statements.since(RECORDS);
-            Statements.Cost claim = Statements.find(costs, "insert into", "returning set_config");
-            Statements.Cost bare = Statements.find(costs, "insert into", "values", "do nothing");
+            Statements.Cost claim = Statements.claim(costs);
+            Statements.Cost bare = Statements.bareMarkerInsert(costs);
             Statements.Cost invoice = Statements.find(costs, "insert into", "invoice");
             if (claim == null || bare == null || invoice == null) {
                 throw new IllegalStateException("pg_stat_statements lists no claim, bare marker or invoice INSERT: "

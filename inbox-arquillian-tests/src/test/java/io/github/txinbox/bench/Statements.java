@@ -76,6 +76,26 @@ final class Statements {
     }
 
     /**
+     * The claim's statement ({@code Sql.CLAIM}): an INSERT whose RETURNING puts the lock_timeout back.
+     *
+     * @param costs the statements
+     * @return the statement, or {@code null}
+     */
+    static Cost claim(List<Cost> costs) {
+        return find(costs, "insert into", "returning set_config");
+    }
+
+    /**
+     * The marker's bare {@code INSERT ... VALUES ... ON CONFLICT DO NOTHING} that the benchmarks' floors write by hand.
+     *
+     * @param costs the statements
+     * @return the statement, or {@code null}
+     */
+    static Cost bareMarkerInsert(List<Cost> costs) {
+        return find(costs, "insert into", "values", "do nothing");
+    }
+
+    /**
      * The first statement whose text holds all the fragments, in any case. {@code pg_stat_statements} shows a
      * statement's constants as parameters ({@code $4}), so fragments are taken from its words, not its literals.
      *
