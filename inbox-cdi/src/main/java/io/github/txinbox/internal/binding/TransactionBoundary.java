@@ -3,7 +3,6 @@ package io.github.txinbox.internal.binding;
 import io.github.txinbox.Inbox;
 import jakarta.annotation.Priority;
 import jakarta.annotation.Resource;
-import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
@@ -32,12 +31,8 @@ public class TransactionBoundary {
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     private TransactionSynchronizationRegistry transactions;
 
-    @Inject
-    private InboxExtension extension;
-
     /**
-     * Notes the caller's transaction in the invocation's context data, then proceeds; only for a method whose binding
-     * reads it ({@link InboxBinding.Transaction#NOTED}): a message-driven bean's or a session bean's never does.
+     * Notes the caller's transaction in the invocation's context data, then proceeds.
      *
      * @param invocation the intercepted invocation
      * @return what the rest of the chain returned
@@ -45,10 +40,7 @@ public class TransactionBoundary {
      */
     @AroundInvoke
     public Object note(InvocationContext invocation) throws Exception {
-        InboxBinding binding = extension.binding(invocation.getTarget().getClass(), invocation.getMethod());
-        if (binding == null || binding.transaction() == InboxBinding.Transaction.NOTED) {
-            remember(invocation.getContextData(), transactions.getTransactionKey());
-        }
+        remember(invocation.getContextData(), transactions.getTransactionKey());
         return invocation.proceed();
     }
 
