@@ -11,8 +11,10 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
+import jakarta.jms.QueueBrowser;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -23,6 +25,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -39,6 +42,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @Produces(MediaType.APPLICATION_JSON)
 public class OrdersResource {
 
+    /** OpenMQ's dead-message queue, where a message goes once its redeliveries are spent. */
+    private static final String DEAD_MESSAGE_QUEUE = "mq.sys.dmq";
     private static final Pattern BATCH_ID = Pattern.compile("[0-9a-f]{8}");
     /** The rows of {@link #report}'s table: each label, and the field of the batch's status it shows. */
     private static final String[][] OUTCOME = {{"messages sent", "sent"},
@@ -46,7 +51,8 @@ public class OrdersResource {
         {"handler runs", "handled"}, {"  of them failed (rolled back)", "failures"},
         {"duplicates skipped by the inbox", "duplicatesSkipped"}, {"invoices", "invoices"},
         {"orders invoiced", "invoicedOrders"}, {"orders invoiced twice", "ordersInvoicedTwice"},
-        {"inbox markers", "markers"}, {"dead-lettered (mq.sys.dmq)", "deadLettered"}, {"still queued", "queued"},
+        {"inbox markers", "markers"}, {"dead-lettered (mq.sys.dmq)", "deadLettered"},
+        {"still queued (every batch)", "queued"},
         {"shortest wait before a retry, ms", "shortestRetryGapMillis"}};
 
     @Inject
@@ -132,10 +138,10 @@ public class OrdersResource {
     }
 
     /**
-     * Reports what became of a batch: its counters, the listeners its messages went to, its table rows, the messages
-     * the broker still holds in the queue and in its dead-message queue (those two for all batches, from the broker's
-     * statistics), and whether it has settled: every order invoiced, every poison order dead-lettered, nothing
-     * queued, and no delivery for 2 s.
+     * Reports what became of a batch: its counters, the listeners its messages went to, its table rows, the batch's
+     * messages in the broker's dead-message queue, the messages the queue still holds (for every batch, from the
+     * broker's statistics), and whether it has settled: every order invoiced, every poison order dead-lettered,
+     * nothing queued, and no delivery for 2 s.
      *
      * @param batch the id {@code demo} returned
      * @return the status
@@ -152,7 +158,8 @@ public class OrdersResource {
         status.put("listeners", counters.listeners(batch));
         status.putAll(invoicing.tableCounts(batch));
         String queue = xa ? XaOrderPlacedListener.QUEUE : OrderPlacedListener.QUEUE;
-        status.putAll(BrokerStatistics.queued(Map.of("queued", queue, "deadLettered", "mq.sys.dmq")));
+        status.putAll(BrokerStatistics.queued(Map.of("queued", queue)));
+        putDeadLettered(status, batch);
         // A count the broker could not tell (null) does not hold the batch back.
         status.put("settled", count(status, "orders", 0) > 0
                 && count(status, "invoicedOrders", 0) >= count(status, "orders", 0)
@@ -183,6 +190,25 @@ public class OrdersResource {
             table.append("  ? the broker's statistics could not be read: " + status.get("brokerStatistics") + "\n");
         }
         return table.toString();
+    }
+
+    /**
+     * Counts the batch's messages in OpenMQ's dead-message queue, by browsing it with a selector on the batch's id:
+     * nothing consumes that queue, so the browse does not race a consumer. When the broker refuses the browse, the
+     * count is null and {@code brokerStatistics} says why.
+     */
+    private void putDeadLettered(Map<String, Object> status, String batch) {
+        try (QueueBrowser browser = jms.createBrowser(jms.createQueue(DEAD_MESSAGE_QUEUE),
+                OrderPlacedHandler.BATCH + " = '" + batch + "'")) {
+            long count = 0;
+            for (Enumeration<?> messages = browser.getEnumeration(); messages.hasMoreElements(); messages.nextElement()) {
+                count++;
+            }
+            status.put("deadLettered", count);
+        } catch (JMSException | JMSRuntimeException e) {
+            status.put("deadLettered", null);
+            status.put("brokerStatistics", "cannot browse " + DEAD_MESSAGE_QUEUE + ": " + e);
+        }
     }
 
     /** A count of a batch's status, or the given value where it is unknown (null). */
