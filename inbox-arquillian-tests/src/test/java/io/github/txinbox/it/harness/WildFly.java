@@ -17,17 +17,16 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * WildFly (standalone-full): a server-level datasource and queues, its own Artemis broker and Hibernate. Its set-up is
- * what an application using txinbox must configure on WildFly, done with WildFly's own CLI on an embedded (offline)
- * server, in a copy of {@code standalone-full.xml} named {@value #CONFIG}.
+ * the CLI script docs/servers.md gives users (docs-examples' {@code wildfly-setup.cli}), run with WildFly's own CLI on
+ * an embedded (offline) server, in a copy of {@code standalone-full.xml} named {@value #CONFIG}, and the tests' own
+ * additions:
  *
  * <ul>
- *   <li>the PostgreSQL driver as a module, and the datasource {@code java:jboss/datasources/InboxIT}: an XA one
- *       ({@code PGXADataSource}) or, with {@code txinbox.it.datasource=local}, a non-XA one;</li>
- *   <li>the queues of the portable suite, and the broker's redelivery: at most
+ *   <li>the datasource {@code java:jboss/datasources/InboxIT}: the script's non-XA one with the tests' schema, or, on
+ *       the XA leg, an XA one ({@code PGXADataSource}) in its place;</li>
+ *   <li>the other queues of the portable suite, and the broker's redelivery for every queue: at most
  *       {@value ArtemisSession#MAX_DELIVERY_ATTEMPTS} deliveries, {@value ArtemisSession#REDELIVERY_DELAY_MS} ms
- *       apart, then the queue {@code DLQ};</li>
- *   <li>MicroProfile Reactive Messaging (its subsystem and that of Reactive Streams Operators), whose Kafka connector
- *       the Kafka tests use with the run's {@link KafkaBroker}.</li>
+ *       apart, then the queue {@code DLQ}.</li>
  * </ul>
  *
  * <p>The configuration also holds, as system properties, the test database's connection and the JNDI names the
@@ -77,12 +76,11 @@ public final class WildFly extends Server {
         Directories.delete(home.resolve("standalone/tmp"));
         Directories.delete(home.resolve("standalone/deployments"));
         Files.createDirectories(home.resolve("standalone/deployments"));
-        installDriver(home);
         Path configuration = home.resolve("standalone/configuration");
         Files.copy(configuration.resolve("standalone-full.xml"), configuration.resolve(CONFIG),
                 StandardCopyOption.REPLACE_EXISTING);
         Path script = work.resolve("wildfly-setup.cli");
-        Files.writeString(script, script());
+        Files.writeString(script, script(home));
         Path log = work.resolve("wildfly-setup.log");
         Files.deleteIfExists(log);
         ChildProcess.run("WildFly's CLI", List.of(home.resolve("bin/jboss-cli.sh").toString(), "--file=" + script),
@@ -141,70 +139,76 @@ public final class WildFly extends Server {
                 "-DRecoveryEnvironmentBean.recoveryBackoffPeriod=1"));
     }
 
-    /** Installs the driver from the deployment's libraries as the module {@code org.postgresql}. */
-    private static void installDriver(Path home) throws IOException {
-        Path module = home.resolve("modules/org/postgresql/main");
-        Files.createDirectories(module);
-        Files.copy(Server.postgresqlDriver(), module.resolve("postgresql.jar"),
-                StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(module.resolve("module.xml"), """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <module xmlns="urn:jboss:module:1.9" name="org.postgresql">
-                    <resources>
-                        <resource-root path="postgresql.jar"/>
-                    </resources>
-                    <dependencies>
-                        <module name="java.se"/>
-                        <module name="jakarta.transaction.api"/>
-                    </dependencies>
-                </module>
-                """);
-    }
-
-    private String script() {
+    /**
+     * The set-up docs/servers.md prints for users (docs-examples' {@code wildfly-setup.cli}), its placeholders replaced
+     * by the run's driver and database; then what the tests need on top of it: the datasource's schema and pool (or,
+     * with XA, an XA datasource in place of the plain one), the suite's other queues, the suite's redelivery values
+     * for every queue, and the system properties the deployments read.
+     */
+    private String script(Path home) throws IOException {
         String url = System.getProperty("inbox.db.url");
         String user = System.getProperty("inbox.db.user");
         String password = System.getProperty("inbox.db.password");
-        String datasources = "/subsystem=datasources";
-        StringBuilder cli = new StringBuilder()
-                .append("embed-server --server-config=").append(CONFIG).append(" --std-out=echo\n");
-        // MicroProfile Reactive Messaging and its Kafka connector, which the distribution has as modules but no
-        // configuration of it enables.
-        for (String subsystem : List.of("reactive-streams-operators-smallrye", "reactive-messaging-smallrye")) {
-            cli.append("/extension=org.wildfly.extension.microprofile.").append(subsystem).append(":add\n")
-                    .append("/subsystem=microprofile-").append(subsystem).append(":add\n");
+        Path usersSetUp = Path.of(Server.required("txinbox.it.wildfly.setup"));
+        String users = Files.readString(usersSetUp);
+        Map<String, String> placeholders = new LinkedHashMap<>();
+        placeholders.put("/path/to/postgresql.jar", Server.postgresqlDriver().toString());
+        placeholders.put("OrdersDS", "InboxIT");
+        placeholders.put("\"jdbc:postgresql://127.0.0.1:5432/orders\"", quote(url));
+        placeholders.put("user-name=\"orders\"", "user-name=" + quote(user));
+        placeholders.put("password=\"secret\"", "password=" + quote(password));
+        for (Map.Entry<String, String> placeholder : placeholders.entrySet()) {
+            if (!users.contains(placeholder.getKey())) {
+                throw new IllegalStateException(usersSetUp + " no longer holds " + placeholder.getKey()
+                        + ", which the WildFly legs replace with the run's own value");
+            }
+            users = users.replace(placeholder.getKey(), placeholder.getValue());
         }
-        cli.append("batch\n")
-                .append(datasources).append("/jdbc-driver=postgresql:add(driver-name=postgresql, ")
-                .append("driver-module-name=org.postgresql, ")
-                .append("driver-xa-datasource-class-name=org.postgresql.xa.PGXADataSource)\n");
-        String pool = "jndi-name=" + dataSource() + ", driver-name=postgresql, user-name=" + quote(user)
-                + ", password=" + quote(password) + ", min-pool-size=1, max-pool-size=16";
+        String datasources = "/subsystem=datasources";
+        String plainDataSource = datasources + "/data-source=InboxIT";
+        if (!Server.nonXa()) {
+            List<String> lines = users.lines().toList();
+            List<String> kept = lines.stream().filter(line -> !line.startsWith(plainDataSource + ":add(")).toList();
+            if (kept.size() != lines.size() - 1) {
+                throw new IllegalStateException(usersSetUp + " should add one " + plainDataSource);
+            }
+            users = String.join("\n", kept) + "\n";
+        }
+        // The CLI's module add refuses a module that is there already, as a re-run leaves it.
+        Directories.delete(home.resolve("modules/org/postgresql"));
+        StringBuilder cli = new StringBuilder()
+                .append("embed-server --server-config=").append(CONFIG).append(" --std-out=echo\n")
+                .append(users)
+                .append("batch\n");
         if (Server.nonXa()) {
-            String dataSource = datasources + "/data-source=InboxIT";
-            cli.append(dataSource).append(":add(").append(pool).append(", connection-url=").append(quote(url))
-                    .append(")\n");
-            property(cli, dataSource + "/connection-properties=currentSchema", TestDatabase.SCHEMA);
-            property(cli, dataSource + "/connection-properties=ApplicationName", "txinbox-it-container");
+            cli.append(plainDataSource).append(":write-attribute(name=min-pool-size, value=1)\n")
+                    .append(plainDataSource).append(":write-attribute(name=max-pool-size, value=16)\n");
+            property(cli, plainDataSource + "/connection-properties=currentSchema", TestDatabase.SCHEMA);
+            property(cli, plainDataSource + "/connection-properties=ApplicationName", "txinbox-it-container");
         } else {
             String dataSource = datasources + "/xa-data-source=InboxIT";
-            cli.append(dataSource).append(":add(").append(pool).append(")\n");
+            cli.append(dataSource).append(":add(jndi-name=").append(dataSource()).append(", driver-name=postgresql, ")
+                    .append("user-name=").append(quote(user)).append(", password=").append(quote(password))
+                    .append(", min-pool-size=1, max-pool-size=16)\n");
             property(cli, dataSource + "/xa-datasource-properties=URL", url);
             property(cli, dataSource + "/xa-datasource-properties=CurrentSchema", TestDatabase.SCHEMA);
             property(cli, dataSource + "/xa-datasource-properties=ApplicationName", "txinbox-it-container");
         }
         String messaging = "/subsystem=messaging-activemq/server=default";
-        cli.append(messaging).append("/address-setting=#:write-attribute(name=max-delivery-attempts, value=")
-                .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append(")\n")
-                .append(messaging).append("/address-setting=#:write-attribute(name=redelivery-delay, value=")
-                .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n")
-                // WildFly's model gives max-redelivery-delay the default 0 (Artemis's own default is ten times the
-                // delay), and Artemis caps the delay at it: without this line every redelivery comes at once.
-                .append(messaging).append("/address-setting=#:write-attribute(name=max-redelivery-delay, value=")
-                .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n");
-        for (String queue : List.of("orders", "service", "crash", "ack")) {
+        for (String queue : List.of("service", "crash", "ack")) {
             cli.append(messaging).append("/jms-queue=").append(queue).append(":add(entries=[java:/jms/queue/")
                     .append(queue).append("])\n");
+        }
+        // The suite's redelivery (a few quick attempts) for every queue, the users' queue orders included.
+        for (String match : List.of("#", "jms.queue.orders")) {
+            String setting = messaging + "/address-setting=" + match;
+            cli.append(setting).append(":write-attribute(name=max-delivery-attempts, value=")
+                    .append(ArtemisSession.MAX_DELIVERY_ATTEMPTS).append(")\n")
+                    .append(setting).append(":write-attribute(name=redelivery-delay, value=")
+                    .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n")
+                    .append(setting).append(":write-attribute(name=redelivery-multiplier, value=1.0)\n")
+                    .append(setting).append(":write-attribute(name=max-redelivery-delay, value=")
+                    .append(ArtemisSession.REDELIVERY_DELAY_MS).append(")\n");
         }
         // What the deployments read from the server's system properties: the test database, where the server's JMS
         // objects are (JmsServlet), and its transaction manager (PortableCrashListener). In the configuration, so that
