@@ -175,6 +175,48 @@ class DocsFactsTest {
                 + "-Dtest=DocsFactsTest -Dtxinbox.docs.write=true");
     }
 
+    /** A table row with more or fewer cells than its header shows its last cells in the wrong column, or not at all. */
+    @Test
+    void everyTableRowHasItsHeadersCells() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int rows = 0;
+        for (Path page : DocPages.all()) {
+            List<String> lines = Files.readAllLines(page);
+            int header = -1;
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).strip();
+                if (!line.startsWith("|")) {
+                    header = -1;
+                } else if (header < 0) {
+                    header = cells(line);
+                } else {
+                    rows++;
+                    if (cells(line) != header) {
+                        problems.add(DocPages.name(page) + ":" + (i + 1) + ": " + cells(line) + " cells under a header"
+                                + " of " + header);
+                    }
+                }
+            }
+        }
+        assertTrue(rows >= 100, "only " + rows + " table rows found: are the pages where " + ROOT + " says?");
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+    }
+
+    /** The cells of a table row: its bars outside code spans, less the one that closes it. */
+    private static int cells(String row) {
+        int bars = 0;
+        boolean code = false;
+        for (int i = 0; i < row.length(); i++) {
+            char c = row.charAt(i);
+            if (c == '`') {
+                code = !code;
+            } else if (c == '|' && !code && (i == 0 || row.charAt(i - 1) != '\\')) {
+                bars++;
+            }
+        }
+        return bars - 1;
+    }
+
     @Test
     void everyLegTheDocsNameIsOneCiPrints() throws IOException {
         Set<String> printed = new TreeSet<>();
