@@ -175,6 +175,42 @@ class DocsFactsTest {
                 + "-Dtest=DocsFactsTest -Dtxinbox.docs.write=true");
     }
 
+    /**
+     * Which test runs on which leg has one home, the generated table in docs/compatibility.md: no other page names a
+     * test class and a leg on one line, where the next change of a leg's profiles would leave it untrue.
+     */
+    @Test
+    void onlyTheGeneratedTableSaysWhichLegRunsATest() throws IOException {
+        Set<String> legs = new TreeSet<>();
+        Matcher leg = CI_LEG.matcher(Files.readString(ROOT.resolve(".ci/run")));
+        while (leg.find()) {
+            legs.add(leg.group(1));
+        }
+        List<String> problems = new ArrayList<>();
+        for (Path page : DocPages.all()) {
+            if (page.equals(TestedWhere.PAGE.normalize())) {
+                continue;
+            }
+            List<String> lines = Files.readAllLines(page);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i);
+                Matcher test = TEST_CLASS.matcher(line);
+                if (!test.find()) {
+                    continue;
+                }
+                Matcher span = CODE_SPAN.matcher(line);
+                while (span.find()) {
+                    if (legs.contains(span.group(1))) {
+                        problems.add(DocPages.name(page) + ":" + (i + 1) + ": names " + test.group() + " and the leg "
+                                + span.group(1) + "; link the table in docs/compatibility.md instead");
+                    }
+                }
+            }
+        }
+        assertTrue(legs.size() >= 5, ".ci/run prints only " + legs);
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+    }
+
     /** A table row with more or fewer cells than its header shows its last cells in the wrong column, or not at all. */
     @Test
     void everyTableRowHasItsHeadersCells() throws IOException {
