@@ -1,5 +1,6 @@
 package io.github.txinbox.examples;
 
+// tag::consumer[]
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -13,7 +14,6 @@ import java.util.concurrent.Executor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
-// tag::consumer[]
 @ApplicationScoped
 public class KafkaOrderConsumer {
 

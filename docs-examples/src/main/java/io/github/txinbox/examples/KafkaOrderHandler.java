@@ -1,11 +1,11 @@
 package io.github.txinbox.examples;
 
+// tag::handler[]
 import io.github.txinbox.Inbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-// tag::handler[]
 @ApplicationScoped
 public class KafkaOrderHandler {
 
