@@ -1,9 +1,9 @@
 package io.github.txinbox;
 
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
+import jakarta.inject.Named;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
 import jakarta.persistence.PersistenceContext;
@@ -62,7 +62,12 @@ public class InboxRepository {
     @PersistenceContext(name = PERSISTENCE_CONTEXT_NAME)
     private EntityManager entityManager;
 
-    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    /**
+     * The server's registry, as the inbox's extension found it at deployment; not a {@code @Resource} lookup, which
+     * fails where a thread without a component environment (a Kafka connector's) first creates the repository.
+     */
+    @Inject
+    @Named("io.github.txinbox.transactions")
     private TransactionSynchronizationRegistry transactions;
 
     @Inject

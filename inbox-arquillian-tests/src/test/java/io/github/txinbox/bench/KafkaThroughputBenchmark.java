@@ -6,7 +6,6 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
-import io.github.txinbox.it.kafka.InApplication;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,8 +69,7 @@ class KafkaThroughputBenchmark {
                     Map.of()));
         }
         return Deployments.withKafkaChannels(
-                Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage())
-                        .addClass(InApplication.class),
+                Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage()),
                 channels.toArray(String[]::new));
     }
 

@@ -14,7 +14,6 @@ import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.it.app.Invoice;
-import io.github.txinbox.it.kafka.InApplication;
 import io.github.txinbox.it.kafka.KafkaOrders;
 import io.github.txinbox.it.kafka.KafkaOrdersConsumer;
 import io.github.txinbox.it.messaging.Orders;
@@ -31,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -109,18 +107,14 @@ class KafkaInboxIT {
         @Inject
         KeyedOrders orders;
 
-        @Inject
-        InApplication inApplication;
-
         /**
          * Handles a record.
          *
          * @param record the record
-         * @return completes when the handler's transaction has committed
          */
         @Incoming(KEYED)
-        public CompletionStage<Void> consume(ConsumerRecord<ByteBuffer, String> record) {
-            return inApplication.run(() -> orders.handle(record));
+        public void consume(ConsumerRecord<ByteBuffer, String> record) {
+            orders.handle(record);
         }
     }
 
@@ -217,8 +211,7 @@ class KafkaInboxIT {
 
         ConsumerRecord<String, String> dead = deadLetters().stream()
                 .filter(record -> orderId.equals(header(record, KafkaOrders.MESSAGE_ID))).findFirst().orElseThrow();
-        assertTrue(header(dead, "dead-letter-reason").contains("simulated failure"),
-                "the dead-letter topic says why: " + header(dead, "dead-letter-reason"));
+        assertDeadLetteredByTheConsumer(dead);
         assertEquals(1, decisions(orderId, "FAILURE"));
         assertEquals(1, handlerCalls(SCOPE, orderId), "the dead-letter strategy does not redeliver");
         assertEquals(0, invoices(SCOPE, orderId), "the invoice rolled back");
@@ -260,8 +253,7 @@ class KafkaInboxIT {
 
         ConsumerRecord<String, String> dead = deadLetters().stream().filter(each -> orderId.equals(each.value()))
                 .findFirst().orElseThrow();
-        assertTrue(header(dead, "dead-letter-reason").contains("the header 'message-id' is not valid UTF-8"),
-                "the dead-letter topic says why: " + header(dead, "dead-letter-reason"));
+        assertDeadLetteredByTheConsumer(dead);
         assertEquals(0, handlerCalls(SCOPE, orderId), "the handler did not run");
         assertEquals(0, invoices(SCOPE, orderId));
         afterwardsTheChannelStillConsumes();
@@ -291,6 +283,16 @@ class KafkaInboxIT {
         send(orderId, orderId, null, PARTITIONS);
         awaitDecided(orderId, PARTITIONS, orderId + ", sent after the nack");
         assertEquals(1, invoices(SCOPE, orderId));
+    }
+
+    /**
+     * The dead-letter record says the consumer's method threw: SmallRye's reason ({@code dead-letter-reason}) names
+     * it. The handler's own failure is one level deeper than SmallRye's cause header reaches (the method is called
+     * reflectively); the server's log has it, and the inbox's decision.
+     */
+    private static void assertDeadLetteredByTheConsumer(ConsumerRecord<String, String> dead) {
+        assertTrue(header(dead, "dead-letter-reason").contains(KafkaOrdersConsumer.class.getName() + "#consume"),
+                "the reason names the consumer: " + header(dead, "dead-letter-reason"));
     }
 
     /** The dead-letter topic's records whose message-id header is the given one. */

@@ -1,15 +1,13 @@
 package io.github.txinbox.bench.kafka;
 
-import io.github.txinbox.it.kafka.InApplication;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.concurrent.CompletionStage;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The channels, consumed as docs/kafka.md shows: each record handed to its handler through
- * {@link InApplication}, and acknowledged when the handler's transaction has committed.
+ * The channels, consumed as docs/kafka.md shows: each record handed to its handler, whose transaction commits before
+ * the method returns; the connector acknowledges the record after that.
  */
 @ApplicationScoped
 public class BenchConsumers {
@@ -32,39 +30,33 @@ public class BenchConsumers {
     @Inject
     BenchHandlers.MarkerByHand markerByHand;
 
-    @Inject
-    InApplication inApplication;
-
     /**
      * Handles a record with the inbox.
      *
      * @param record the record
-     * @return completes after the commit
      */
     @Incoming(WITH_INBOX)
-    public CompletionStage<Void> withInbox(ConsumerRecord<String, String> record) {
-        return inApplication.run(() -> withInbox.handle(record));
+    public void withInbox(ConsumerRecord<String, String> record) {
+        withInbox.handle(record);
     }
 
     /**
      * Handles a record without the inbox.
      *
      * @param record the record
-     * @return completes after the commit
      */
     @Incoming(WITHOUT_INBOX)
-    public CompletionStage<Void> withoutInbox(ConsumerRecord<String, String> record) {
-        return inApplication.run(() -> withoutInbox.handle(record));
+    public void withoutInbox(ConsumerRecord<String, String> record) {
+        withoutInbox.handle(record);
     }
 
     /**
      * Handles a record with a marker written by hand.
      *
      * @param record the record
-     * @return completes after the commit
      */
     @Incoming(MARKER_BY_HAND)
-    public CompletionStage<Void> markerByHand(ConsumerRecord<String, String> record) {
-        return inApplication.run(() -> markerByHand.handle(record));
+    public void markerByHand(ConsumerRecord<String, String> record) {
+        markerByHand.handle(record);
     }
 }

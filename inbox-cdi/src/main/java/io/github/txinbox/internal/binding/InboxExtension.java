@@ -7,15 +7,20 @@ import io.github.txinbox.internal.metrics.InboxMetrics;
 import io.github.txinbox.internal.settings.MicroProfileApis;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.interceptor.Interceptor;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -26,7 +31,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
  * Binds {@link Inbox @Inbox} once per application, at deployment: for each type CDI discovers and keeps, it reads
@@ -34,6 +42,11 @@ import java.util.logging.Logger;
  * with stereotypes), builds the {@link InboxBinding} of each method {@code @Inbox} applies to, and fails the
  * deployment on misuse, naming the bean and the method. The interceptor finds the bindings here. It also adds {@link InboxMetrics} where
  * the MicroProfile Metrics API is present, and {@link InboxReadiness} where the MicroProfile Health API is.
+ *
+ * <p>It also keeps the server's {@link TransactionSynchronizationRegistry} for the inbox's beans, found in
+ * {@value #REGISTRY} at deployment, before any consumer starts. A {@code @Resource} lookup there would be made when
+ * each bean is created, and a connector's thread (a Kafka consumer's, for one) has no component environment: there it
+ * fails.
  */
 public class InboxExtension implements Extension {
 
@@ -46,6 +59,12 @@ public class InboxExtension implements Extension {
      */
     private final Map<Class<?>, Map<Method, InboxBinding>> found = new ConcurrentHashMap<>();
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
+
+    /** Where Jakarta EE servers bind the registry, in a component's environment. */
+    static final String REGISTRY = "java:comp/TransactionSynchronizationRegistry";
+    /** The name of the registry's bean, which {@code InboxRepository} injects. */
+    public static final String TRANSACTIONS = "io.github.txinbox.transactions";
+    private volatile TransactionSynchronizationRegistry transactions;
 
     void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
         ClassLoader loader = InboxExtension.class.getClassLoader();
@@ -85,10 +104,58 @@ public class InboxExtension implements Extension {
     }
 
     /**
+     * Looks the transaction registry up as the deployment ends, first among the observers: other extensions (a
+     * messaging connector's) may start consuming in theirs. Where the deployment's thread has no component environment
+     * either, the first call that has one finds it.
+     */
+    void findTransactions(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) AfterDeploymentValidation event) {
+        try {
+            transactions = InitialContext.doLookup(REGISTRY);
+        } catch (NamingException | RuntimeException e) {
+            LOG.log(Level.FINE, e, () -> "No " + REGISTRY + " at deployment; the inbox looks it up at its first use");
+        }
+    }
+
+    /**
+     * Returns the server's transaction registry, found at deployment or, failing that, now.
+     *
+     * @return the registry
+     * @throws IllegalStateException when it was not found at deployment and this thread has no component environment
+     */
+    public TransactionSynchronizationRegistry transactions() {
+        TransactionSynchronizationRegistry found = findTransactions();
+        if (found == null) {
+            throw new IllegalStateException("The inbox cannot find " + REGISTRY + " on the thread "
+                    + Thread.currentThread().getName() + ", which has no component environment, and did not find it "
+                    + "at deployment either: call the @Inbox method from a thread the server manages");
+        }
+        return found;
+    }
+
+    /** The registry found at deployment or, failing that, now; {@code null} where neither could find it. */
+    private TransactionSynchronizationRegistry findTransactions() {
+        TransactionSynchronizationRegistry found = transactions;
+        if (found == null) {
+            try {
+                found = InitialContext.doLookup(REGISTRY);
+                transactions = found;
+            } catch (NamingException e) {
+                LOG.log(Level.FINE, e, () -> "No " + REGISTRY + " on " + Thread.currentThread().getName());
+            }
+        }
+        return found;
+    }
+
+    /**
      * Binds each noted type as the container finally keeps it (a type an extension vetoed is not kept, and not
      * bound), and fails the deployment on misuse.
      */
     void bind(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        // For InboxRepository, which as a public type does not name this class: the registry under a name, null where
+        // there is none (Payara creates the beans of an EAR's lib/ outside any component for its start-up event).
+        event.addBean().beanClass(InboxExtension.class).types(TransactionSynchronizationRegistry.class, Object.class)
+                .qualifiers(NamedLiteral.of(TRANSACTIONS), Any.Literal.INSTANCE).scope(Dependent.class)
+                .createWith(context -> findTransactions());
         List<String> problems = new ArrayList<>();
         for (Class<?> candidate : candidates) {
             for (AnnotatedType<?> type : event.getAnnotatedTypes(candidate)) {

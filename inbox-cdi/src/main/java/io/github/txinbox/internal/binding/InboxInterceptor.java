@@ -13,7 +13,6 @@ import io.github.txinbox.InboxSettings;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
 import jakarta.annotation.Priority;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
@@ -44,7 +43,6 @@ public class InboxInterceptor {
     /** The inbox's decisions are logged under the name of the annotation, which users know. */
     private static final Logger LOG = Logger.getLogger(Inbox.class.getName());
 
-    @Inject
     private InboxExtension extension;
 
     @Inject
@@ -53,7 +51,6 @@ public class InboxInterceptor {
     @Inject
     private InboxRepository repository;
 
-    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     private TransactionSynchronizationRegistry transactions;
 
     @Inject
@@ -61,6 +58,12 @@ public class InboxInterceptor {
 
     @Inject
     private Event<InboxEvent> events;
+
+    @Inject
+    void init(InboxExtension extension) {
+        this.extension = extension;
+        this.transactions = extension.transactions();
+    }
 
     /**
      * Decides what becomes of the call (claim, then invoke the method or not, then read its result), applies that

@@ -2,7 +2,7 @@ package io.github.txinbox.internal.binding;
 
 import io.github.txinbox.Inbox;
 import jakarta.annotation.Priority;
-import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
@@ -28,8 +28,12 @@ public class TransactionBoundary {
     /** The key of the context-data entry; its value is a {@link CallersTransaction}. */
     private static final String KEY = TransactionBoundary.class.getName();
 
-    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     private TransactionSynchronizationRegistry transactions;
+
+    @Inject
+    void init(InboxExtension extension) {
+        transactions = extension.transactions();
+    }
 
     /**
      * Notes the caller's transaction in the invocation's context data, then proceeds.
