@@ -13,6 +13,8 @@ import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.Inbox;
+import io.github.txinbox.it.harness.HeldMarker;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.Invoice;
 import io.github.txinbox.it.kafka.KafkaOrders;
 import io.github.txinbox.it.kafka.KafkaOrdersConsumer;
@@ -134,6 +136,8 @@ class KafkaInboxIT {
         broker.createTopicIfAbsent(KEYED, 1);
         return Deployments.withKafkaChannels(Deployments.war(KafkaInboxIT.class)
                         .addPackage(KafkaOrders.class.getPackage()).addClasses(DecisionLog.class, Orders.class),
+                // The claim's bound of the held-marker test: a held record comes back in seconds, not the default's.
+                InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n",
                 Deployments.kafkaChannel(KafkaOrdersConsumer.CHANNEL, TOPIC, GROUP, PARTITIONS, DEAD_LETTER_TOPIC,
                         Map.of()),
                 Deployments.kafkaChannel(KEYED, KEYED, KEYED, 1, DEAD_LETTER_TOPIC,
@@ -228,6 +232,53 @@ class KafkaInboxIT {
         assertEquals(1, decisions(orderId, "RETRY"));
         assertEquals(0, invoices(SCOPE, orderId));
         assertEquals(0, markers(INBOX, SCOPE, orderId));
+        afterwardsTheChannelStillConsumes();
+    }
+
+    /**
+     * A record dead-lettered by a failure is replayed, as kafka.md says to once its cause is gone: its marker rolled
+     * back with the failure, so the replay is processed, once.
+     */
+    @Test
+    void aRecordReplayedFromTheDeadLetterTopicIsProcessedOnce() {
+        String orderId = newOrderId();
+        send(orderId, orderId, "fail-first", 1);
+        Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLettered(orderId) == 1);
+        assertEquals(0, markers(INBOX, SCOPE, orderId), "the marker rolled back with the failure");
+
+        ConsumerRecord<String, String> dead = deadLetters().stream()
+                .filter(record -> orderId.equals(header(record, KafkaOrders.MESSAGE_ID))).findFirst().orElseThrow();
+        ProducerRecord<String, String> replay = new ProducerRecord<>(TOPIC, 0, dead.key(), dead.value());
+        dead.headers().forEach(header -> replay.headers().add(header));
+        KafkaBroker.current().send(List.of(replay, replay));
+        Await.until(WAIT, "the replays of " + orderId + " decided",
+                () -> decisions(orderId, "PROCESSED") + decisions(orderId, "DUPLICATE") == 2);
+
+        assertEquals(1, decisions(orderId, "FAILURE"));
+        assertEquals(1, decisions(orderId, "PROCESSED"));
+        assertEquals(1, decisions(orderId, "DUPLICATE"), "the replay sent twice is a duplicate the second time");
+        assertEquals(1, invoices(SCOPE, orderId), "one effect");
+        assertEquals(1, markers(INBOX, SCOPE, orderId));
+        assertEquals(2, handlerCalls(SCOPE, orderId), "the failed call and the replay's");
+    }
+
+    /**
+     * A record whose marker another transaction holds past the claim's bound (2 s)
+     * is {@code HELD}: it rolls back as a retry, and under {@code dead-letter-queue} goes to the dead-letter topic at
+     * once, as kafka.md says, while the other transaction decides the order.
+     */
+    @Test
+    void aRecordWhoseMarkerIsHeldIsDeadLetteredAsARetry() {
+        String orderId = newOrderId();
+        try (HeldMarker held = HeldMarker.hold(SCOPE, SCOPE, orderId)) {
+            send(orderId, orderId, null, 1);
+            Await.until(WAIT, orderId + " in " + DEAD_LETTER_TOPIC, () -> deadLettered(orderId) == 1);
+            assertEquals(1, decisions(orderId, "HELD"));
+            assertEquals(0, handlerCalls(SCOPE, orderId), "the handler did not run");
+            held.commit();
+        }
+        assertEquals(1, invoices(SCOPE, orderId), "the holder's invoice alone");
+        assertEquals(1, markers(INBOX, SCOPE, orderId));
         afterwardsTheChannelStillConsumes();
     }
 
