@@ -62,8 +62,8 @@ public class InboxExtension implements Extension {
 
     /** Where Jakarta EE servers bind the registry, in a component's environment. */
     static final String REGISTRY = "java:comp/TransactionSynchronizationRegistry";
-    /** The name of the registry's bean, which {@code InboxRepository} injects. */
-    public static final String TRANSACTIONS = "io.github.txinbox.transactions";
+    /** The name of the registry's bean, which {@code InboxRepository} injects by the same literal. */
+    static final String TRANSACTIONS = "io.github.txinbox.transactions";
     private volatile TransactionSynchronizationRegistry transactions;
 
     void addOptionalBeans(@Observes BeforeBeanDiscovery event) {
@@ -108,10 +108,11 @@ public class InboxExtension implements Extension {
      * messaging connector's) may start consuming in theirs. Where the deployment's thread has no component environment
      * either, the first call that has one finds it.
      */
-    void findTransactions(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) AfterDeploymentValidation event) {
+    void findTransactionsAtDeployment(
+            @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) AfterDeploymentValidation event) {
         try {
-            transactions = InitialContext.doLookup(REGISTRY);
-        } catch (NamingException | RuntimeException e) {
+            findTransactions();
+        } catch (RuntimeException e) {
             LOG.log(Level.FINE, e, () -> "No " + REGISTRY + " at deployment; the inbox looks it up at its first use");
         }
     }

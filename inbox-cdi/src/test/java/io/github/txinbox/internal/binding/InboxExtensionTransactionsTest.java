@@ -1,8 +1,11 @@
 package io.github.txinbox.internal.binding;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.txinbox.InboxRepository;
+import jakarta.inject.Named;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +18,7 @@ class InboxExtensionTransactionsTest {
     @Test
     void aThreadWithoutAComponentEnvironmentIsNamedWhenTheRegistryWasNotFoundAtDeployment() {
         InboxExtension extension = new InboxExtension();
-        extension.findTransactions(null);
+        extension.findTransactionsAtDeployment(null);
 
         IllegalStateException failure = assertThrows(IllegalStateException.class, extension::transactions);
         assertTrue(failure.getMessage().startsWith("The inbox cannot find java:comp/TransactionSynchronizationRegistry "
@@ -23,5 +26,12 @@ class InboxExtensionTransactionsTest {
                 failure.getMessage());
         assertTrue(failure.getMessage().endsWith("call the @Inbox method from a thread the server manages"),
                 failure.getMessage());
+    }
+
+    /** InboxRepository, a public type, names the registry's bean by a literal of its own: the two must agree. */
+    @Test
+    void theRepositoryInjectsTheRegistryByTheNameTheExtensionGivesIt() throws NoSuchFieldException {
+        Named named = InboxRepository.class.getDeclaredField("transactions").getAnnotation(Named.class);
+        assertEquals(InboxExtension.TRANSACTIONS, named.value());
     }
 }
