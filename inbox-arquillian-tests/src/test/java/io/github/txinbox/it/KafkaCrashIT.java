@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * test checks that it did. Every delivery of the record is accounted for: processed once, then a duplicate.
  */
 @Tag("kafka")
+@Tag("kafka-commit-interval")
 class KafkaCrashIT {
 
     private static final Duration BOOT = Duration.ofMinutes(3);

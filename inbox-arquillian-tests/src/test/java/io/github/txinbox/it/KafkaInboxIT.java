@@ -14,6 +14,7 @@ import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.it.harness.HeldMarker;
+import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.Invoice;
 import io.github.txinbox.it.kafka.KafkaOrders;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -42,6 +44,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -76,6 +79,9 @@ class KafkaInboxIT {
 
     private static final int PARTITIONS = 4;
 
+    /** Whether the run's connector is Open Liberty's, whose consumer writes the dead letters itself. */
+    private static final boolean LIBERTY = Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector());
+
     /** The channel, topic and group of {@link KeyedOrdersConsumer}, whose keys are read as {@code ByteBuffer}. */
     private static final String KEYED = "kafka-keyed";
 
@@ -102,7 +108,7 @@ class KafkaInboxIT {
         }
     }
 
-    /** The consumer of the channel {@value #KEYED}, shaped as the suite's {@code KafkaOrdersConsumer}. */
+    /** The consumer of the channel {@value #KEYED} on SmallRye's connector, shaped as {@code KafkaOrdersConsumer}. */
     @ApplicationScoped
     public static class KeyedOrdersConsumer {
 
@@ -120,6 +126,30 @@ class KafkaInboxIT {
         }
     }
 
+    /**
+     * The consumer of the channel {@value #KEYED} on Open Liberty's connector, shaped as
+     * {@code LibertyKafkaOrdersConsumer} without its dead letters: no record of this channel fails.
+     */
+    @ApplicationScoped
+    public static class LibertyKeyedOrdersConsumer {
+
+        @Inject
+        KeyedOrders orders;
+
+        /**
+         * Handles a record.
+         *
+         * @param message the message of the record
+         * @return the acknowledgement
+         */
+        @Incoming(KEYED)
+        @SuppressWarnings("unchecked")
+        public CompletionStage<Void> consume(Message<String> message) {
+            orders.handle(message.unwrap(ConsumerRecord.class));
+            return message.ack();
+        }
+    }
+
     private KafkaConsumer<String, String> deadLetterReader;
 
     private final List<ConsumerRecord<String, String>> deadLettersRead = new ArrayList<>();
@@ -134,8 +164,10 @@ class KafkaInboxIT {
         broker.createTopicIfAbsent(TOPIC, PARTITIONS);
         broker.createTopicIfAbsent(DEAD_LETTER_TOPIC, 1);
         broker.createTopicIfAbsent(KEYED, 1);
-        return Deployments.withKafkaChannels(Deployments.war(KafkaInboxIT.class)
-                        .addPackage(KafkaOrders.class.getPackage()).addClasses(DecisionLog.class, Orders.class),
+        WebArchive war = Deployments.withKafkaOrders(Deployments.war(KafkaInboxIT.class))
+                .addClasses(DecisionLog.class, Orders.class);
+        war.deleteClass(LIBERTY ? KeyedOrdersConsumer.class : LibertyKeyedOrdersConsumer.class);
+        return Deployments.withKafkaChannels(war,
                 // The claim's bound of the held-marker test: a held record comes back in seconds, not the default's.
                 InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n",
                 Deployments.kafkaChannel(KafkaOrdersConsumer.CHANNEL, TOPIC, GROUP, PARTITIONS, DEAD_LETTER_TOPIC,
@@ -150,8 +182,9 @@ class KafkaInboxIT {
      */
     @BeforeEach
     void groupSettled() {
-        Await.until(WAIT, "the group " + GROUP + " to settle with " + PARTITIONS + " members",
-                () -> KafkaBroker.current().settled(GROUP, PARTITIONS));
+        int members = Deployments.kafkaCopies(PARTITIONS);
+        Await.until(WAIT, "the group " + GROUP + " to settle with " + members + " members",
+                () -> KafkaBroker.current().settled(GROUP, members));
     }
 
     /** Every record, processed, duplicate or dead-lettered, is acknowledged: its offset is committed. */
@@ -215,7 +248,7 @@ class KafkaInboxIT {
 
         ConsumerRecord<String, String> dead = deadLetters().stream()
                 .filter(record -> orderId.equals(header(record, KafkaOrders.MESSAGE_ID))).findFirst().orElseThrow();
-        assertDeadLetteredByTheConsumer(dead);
+        assertDeadLetteredByTheConsumer(dead, "simulated failure of call 1 for " + orderId);
         assertEquals(1, decisions(orderId, "FAILURE"));
         assertEquals(1, handlerCalls(SCOPE, orderId), "the dead-letter strategy does not redeliver");
         assertEquals(0, invoices(SCOPE, orderId), "the invoice rolled back");
@@ -304,7 +337,7 @@ class KafkaInboxIT {
 
         ConsumerRecord<String, String> dead = deadLetters().stream().filter(each -> orderId.equals(each.value()))
                 .findFirst().orElseThrow();
-        assertDeadLetteredByTheConsumer(dead);
+        assertDeadLetteredByTheConsumer(dead, "not valid UTF-8");
         assertEquals(0, handlerCalls(SCOPE, orderId), "the handler did not run");
         assertEquals(0, invoices(SCOPE, orderId));
         afterwardsTheChannelStillConsumes();
@@ -337,13 +370,18 @@ class KafkaInboxIT {
     }
 
     /**
-     * The dead-letter record says the consumer's method threw: SmallRye's reason ({@code dead-letter-reason}) names
-     * it. The handler's own failure is one level deeper than SmallRye's cause header reaches (the method is called
-     * reflectively); the server's log has it, and the inbox's decision.
+     * The dead-letter record says why. On SmallRye's connector the reason ({@code dead-letter-reason}) names the
+     * consumer's method that threw: the handler's own failure is one level deeper than SmallRye's cause header reaches
+     * (the method is called reflectively); the server's log has it, and the inbox's decision. On Open Liberty's, the
+     * consumer writes the dead letter itself, with the handler's failure as the reason.
+     *
+     * @param dead      the dead letter
+     * @param onLiberty what the handler's failure says, which the reason holds on Open Liberty
      */
-    private static void assertDeadLetteredByTheConsumer(ConsumerRecord<String, String> dead) {
-        assertTrue(header(dead, "dead-letter-reason").contains(KafkaOrdersConsumer.class.getName() + "#consume"),
-                "the reason names the consumer: " + header(dead, "dead-letter-reason"));
+    private static void assertDeadLetteredByTheConsumer(ConsumerRecord<String, String> dead, String onLiberty) {
+        String reason = header(dead, "dead-letter-reason");
+        String expected = LIBERTY ? onLiberty : KafkaOrdersConsumer.class.getName() + "#consume";
+        assertTrue(reason != null && reason.contains(expected), "the reason says " + expected + ": " + reason);
     }
 
     /** The dead-letter topic's records whose message-id header is the given one. */

@@ -7,6 +7,10 @@ import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.it.kafka.KafkaOrders;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,8 +43,11 @@ class KafkaRebalanceIT {
     private static final String TOPIC = "kafka-rebalance";
     private static final String GROUP = "txinbox-it-kafka-rebalance";
     private static final int PARTITIONS = 4;
-    /** Copies of the channel in each application: two applications hold two members each. */
+    /** Copies of the channel in each application: two applications hold two members each (one on Open Liberty). */
     private static final int CONCURRENCY = 2;
+
+    /** The members of the group each application brings. */
+    private static final int COPIES = Deployments.kafkaCopies(CONCURRENCY);
     private static final int ORDERS_PER_PART = 150;
 
     @ArquillianResource
@@ -92,24 +99,41 @@ class KafkaRebalanceIT {
                 + "AND message_id LIKE ? AND " + outcome, batch);
     }
 
+    /** The batch's decisions other than processed and duplicate: outcome, message id and reason of each. */
+    private static List<String> otherDecisions(String batch) {
+        List<String> found = new ArrayList<>();
+        try (Connection connection = TestDatabase.connect();
+                PreparedStatement statement = TestDatabase.prepare(connection, "SELECT outcome, message_id, reason "
+                        + "FROM " + TestDatabase.SCHEMA + ".inbox_decision WHERE scope = ? AND message_id LIKE ? "
+                        + "AND outcome NOT IN ('PROCESSED', 'DUPLICATE')", KafkaOrders.SCOPE, "order-" + batch + "-%");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                found.add(result.getString(1) + " " + result.getString(2) + ": " + result.getString(3));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the decisions of " + batch, e);
+        }
+        return found;
+    }
+
     @Test
     void aSecondConsumerJoinsTheGroupAndTheFirstLeavesWhileRecordsStreamIn() {
         String batch = UUID.randomUUID().toString().substring(0, 8);
         List<String> orders = new ArrayList<>();
         deployer.deploy("first");
         try {
-            Await.until(WAIT, "the first application's consumers in the group", () -> members() == CONCURRENCY);
+            Await.until(WAIT, "the first application's consumers in the group", () -> members() == COPIES);
             orders.addAll(sendPart(batch, 1));
             deployer.deploy("second");
             try {
                 Await.until(WAIT, "both applications' consumers in the group",
-                        () -> members() == 2 * CONCURRENCY);
+                        () -> members() == 2 * COPIES);
                 orders.addAll(sendPart(batch, 2));
             } finally {
                 deployer.undeploy("first");
             }
             Await.until(WAIT, "the second application's consumers alone in the group",
-                    () -> members() == CONCURRENCY);
+                    () -> members() == COPIES);
             orders.addAll(sendPart(batch, 3));
             Await.until(WAIT, "a decision on every copy",
                     () -> decisions(batch, "outcome IN ('PROCESSED', 'DUPLICATE')") >= 2L * orders.size());
@@ -130,7 +154,7 @@ class KafkaRebalanceIT {
         assertEquals(orders.size(), batchCount(invoices, batch), "no order invoiced twice");
         assertEquals(orders.size(), decisions(batch, "outcome = 'PROCESSED'"), "one PROCESSED decision per order");
         assertEquals(0, decisions(batch, "outcome NOT IN ('PROCESSED', 'DUPLICATE')"),
-                "no retry, failure or held marker");
+                "no retry, failure or held marker: " + otherDecisions(batch));
         assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
     }
 }

@@ -6,6 +6,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.kafka.KafkaOrders;
 import io.github.txinbox.it.kafka.KafkaOrdersConsumer;
+import io.github.txinbox.it.kafka.liberty.LibertyKafkaOrdersConsumer;
 import io.github.txinbox.it.messaging.OrderIdResolver;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.FailingStep;
@@ -116,60 +117,113 @@ public final class Deployments {
      * @param war         the deployment
      * @param topic       the topic the channel reads
      * @param group       the consumer group
-     * @param concurrency how many copies of the channel consume at once (SmallRye's {@code concurrency})
-     * @param deadLetters the dead-letter topic of nacked records
+     * @param concurrency how many copies of the channel consume at once (SmallRye's {@code concurrency}; one on
+     *                    Open Liberty, whose connector has no such setting: {@link #kafkaCopies})
+     * @param deadLetters the dead-letter topic of failed records
      * @param more        further settings of the channel, such as the consumer's {@code auto.commit.interval.ms}
      * @return the same deployment
      */
     public static WebArchive withKafkaConsumer(WebArchive war, String topic, String group, int concurrency,
             String deadLetters, Map<String, String> more) {
-        return withKafkaChannels(war.addPackage(KafkaOrders.class.getPackage()).addClass(DecisionLog.class),
+        return withKafkaChannels(withKafkaOrders(war).addClass(DecisionLog.class),
                 kafkaChannel(KafkaOrdersConsumer.CHANNEL, topic, group, concurrency, deadLetters, more));
     }
 
     /**
-     * Returns the settings of an incoming channel of SmallRye's Kafka connector on the run's {@link KafkaBroker}: the
-     * topic, the group, string keys and values, the earliest offset for a new group, copies of the channel that
-     * consume at once, and the dead-letter-topic failure strategy.
+     * Adds the order handler {@link KafkaOrders} and the consumer of its channel in the shape of this run's connector:
+     * {@link KafkaOrdersConsumer} on SmallRye's, {@link LibertyKafkaOrdersConsumer} on Open Liberty's.
+     *
+     * @param war the deployment
+     * @return the same deployment
+     */
+    public static WebArchive withKafkaOrders(WebArchive war) {
+        war.addPackage(KafkaOrders.class.getPackage());
+        if (Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector())) {
+            war.deleteClass(KafkaOrdersConsumer.class);
+            war.addClass(LibertyKafkaOrdersConsumer.class);
+        }
+        return war;
+    }
+
+    /**
+     * Returns how many consumers a channel of the given concurrency puts in its group on this run's connector.
+     *
+     * @param concurrency the channel's {@code concurrency}
+     * @return the same on SmallRye's connector, one on Open Liberty's
+     */
+    public static int kafkaCopies(int concurrency) {
+        return Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector()) ? 1 : concurrency;
+    }
+
+    /**
+     * Returns the settings of an incoming Kafka channel on the run's {@link KafkaBroker}, for this run's connector:
+     * the topic, the group, string keys and values, the earliest offset for a new group, and what becomes of a record
+     * that fails.
+     * <ul>
+     *   <li>SmallRye's ({@code smallrye-kafka}, WildFly): copies of the channel that consume at once, and the
+     *       dead-letter-topic failure strategy;</li>
+     *   <li>Open Liberty's ({@code liberty-kafka}): one consumer whatever the concurrency, the connector's own offset
+     *       commits, and for the channel {@value KafkaOrdersConsumer#CHANNEL} the outgoing channel
+     *       {@value LibertyKafkaOrdersConsumer#DEAD_LETTERS} to the dead-letter topic, which its consumer writes.</li>
+     * </ul>
      *
      * @param channel     the channel's name
      * @param topic       the topic the channel reads
      * @param group       the consumer group
-     * @param concurrency how many copies of the channel consume at once (SmallRye's {@code concurrency})
-     * @param deadLetters the dead-letter topic of nacked records
+     * @param concurrency how many copies of the channel consume at once
+     * @param deadLetters the dead-letter topic of failed records
      * @param more        further settings of the channel
      * @return the lines of {@code microprofile-config.properties}
      */
     public static String kafkaChannel(String channel, String topic, String group, int concurrency,
             String deadLetters, Map<String, String> more) {
+        String connector = Server.current().kafkaConnector();
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("connector", "smallrye-kafka");
+        settings.put("connector", connector);
         settings.put("topic", topic);
         settings.put("bootstrap.servers", KafkaBroker.current().bootstrapServers());
         settings.put("group.id", group);
         settings.put("auto.offset.reset", "earliest");
         settings.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
         settings.put("value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
-        settings.put("concurrency", Integer.toString(concurrency));
-        settings.put("failure-strategy", "dead-letter-queue");
-        settings.put("dead-letter-queue.topic", deadLetters);
+        Map<String, String> outgoing = new LinkedHashMap<>();
+        if (Server.LIBERTY_KAFKA.equals(connector)) {
+            if (channel.equals(KafkaOrdersConsumer.CHANNEL)) {
+                outgoing.put("connector", connector);
+                outgoing.put("topic", deadLetters);
+                outgoing.put("bootstrap.servers", KafkaBroker.current().bootstrapServers());
+                outgoing.put("key.serializer", "org.apache.kafka.common.serialization.StringSerializer");
+                outgoing.put("value.serializer", "org.apache.kafka.common.serialization.StringSerializer");
+            }
+        } else {
+            settings.put("concurrency", Integer.toString(concurrency));
+            settings.put("failure-strategy", "dead-letter-queue");
+            settings.put("dead-letter-queue.topic", deadLetters);
+        }
         settings.putAll(more);
         return settings.entrySet().stream()
                 .map(setting -> "mp.messaging.incoming." + channel + "." + setting.getKey() + "=" + setting.getValue())
-                .collect(Collectors.joining("\n", "", "\n"));
+                .collect(Collectors.joining("\n", "", "\n"))
+                + outgoing.entrySet().stream().map(setting -> "mp.messaging.outgoing."
+                        + LibertyKafkaOrdersConsumer.DEAD_LETTERS + "." + setting.getKey() + "=" + setting.getValue()
+                        + "\n").collect(Collectors.joining());
     }
 
     /**
      * Writes the deployment's {@code microprofile-config.properties} with Kafka channels, and the connector's own
-     * address: the dead-letter producer of each copy of a channel reads the connector's, not the channel's.
+     * address: the dead-letter producer of each copy of a SmallRye channel reads the connector's, not the channel's.
+     * On Open Liberty, whose connector loads the Kafka client from the application, adds the client's jars too.
      *
      * @param war      the deployment
      * @param channels the channels' settings ({@link #kafkaChannel})
      * @return the same deployment
      */
     public static WebArchive withKafkaChannels(WebArchive war, String... channels) {
-        String configuration = "mp.messaging.connector.smallrye-kafka.bootstrap.servers="
+        String configuration = "mp.messaging.connector." + Server.current().kafkaConnector() + ".bootstrap.servers="
                 + KafkaBroker.current().bootstrapServers() + "\n" + String.join("", channels);
+        if (Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector())) {
+            war.addAsLibraries(libraries("txinbox.it.kafkaClientLibs"));
+        }
         return war.addAsResource(new StringAsset(configuration), "META-INF/microprofile-config.properties");
     }
 

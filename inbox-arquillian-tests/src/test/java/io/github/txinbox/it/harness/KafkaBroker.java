@@ -49,18 +49,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>{@link #open()} deletes and formats its storage under the work directory ({@code kafka/} in
  * {@code txinbox.it.workDir}), so a run starts with no topic and no committed offset; it listens for clients on
- * {@value #PORT} and for its controller on {@value #CONTROLLER_PORT}, and is ready when an {@link Admin} client sees
+ * the server's {@link Server#kafkaPort()} ({@value #PORT} on WildFly) and for its controller on the next, and is ready when an {@link Admin} client sees
  * it in {@code describeCluster}. Set for one node: replication factor 1 and one partition for its internal topics,
  * no delay before a group's first rebalance, topics created on first use with {@code num.partitions=1}. Its output,
  * Kafka's INFO log without the configuration dumps, goes to {@code kafka/broker.log}.
  */
 public final class KafkaBroker implements AutoCloseable {
 
-    /** The port of the clients' listener on 127.0.0.1. */
+    /** The port of the clients' listener on 127.0.0.1, unless the server names another ({@link Server#kafkaPort()}). */
     public static final int PORT = 19092;
-
-    /** The port of the KRaft controller's listener on 127.0.0.1. */
-    public static final int CONTROLLER_PORT = 19093;
 
     /** The node id of the one node, broker and controller. */
     public static final int NODE_ID = 1;
@@ -114,7 +111,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /**
      * Starts the run's broker: its class path from {@code txinbox.it.kafka.classpath}, its directory
-     * {@code kafka/} in {@code txinbox.it.workDir}, the ports {@value #PORT} and {@value #CONTROLLER_PORT}. Publishes
+     * {@code kafka/} in {@code txinbox.it.workDir}, the server's {@link Server#kafkaPort()} and the next. Publishes
      * its address as the system property {@code txinbox.it.kafka.bootstrapServers}.
      *
      * @return the running broker
@@ -122,8 +119,9 @@ public final class KafkaBroker implements AutoCloseable {
      *                               start in {@link #START} (the message says where its log is)
      */
     public static KafkaBroker open() {
+        int port = Server.current().kafkaPort();
         KafkaBroker broker = open(Path.of(Server.required("txinbox.it.kafka.classpath")),
-                Server.workDirectory().resolve("kafka"), PORT, CONTROLLER_PORT);
+                Server.workDirectory().resolve("kafka"), port, port + 1);
         System.setProperty("txinbox.it.kafka.bootstrapServers", broker.bootstrapServers());
         run = broker;
         return broker;

@@ -27,6 +27,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       {@value ArtemisSession#DEAD_LETTER_QUEUE};</li>
  *   <li>a connection factory, the queues and the activation specifications that the deployment's
  *       {@code ibm-ejb-jar-bnd.xml} names;</li>
+ *   <li>with the non-XA datasource, MicroProfile Reactive Messaging and its Config, for the Kafka tests (the
+ *       {@code liberty-kafka} connector; the Kafka client comes in each deployment);</li>
  *   <li>every endpoint on 127.0.0.1, and what Arquillian needs (the local JMX connector, the MBean update trigger,
  *       the adapter's support feature).</li>
  * </ul>
@@ -50,6 +52,13 @@ public final class OpenLiberty extends Server {
      */
     static final int STANDALONE_HTTP_PORT = 9380;
 
+    /** The port of the Kafka broker of an Open Liberty run, and its controller's the next. */
+    static final int KAFKA_PORT = 19192;
+
+    /** The features of the Kafka tests: Reactive Messaging, with the {@code liberty-kafka} connector, and its Config. */
+    private static final String KAFKA_FEATURES = "        <feature>mpConfig-3.1</feature>\n"
+            + "        <feature>mpReactiveMessaging-3.0</feature>\n";
+
     private static final Logger LOG = Logger.getLogger(OpenLiberty.class.getName());
 
     /** What Arquillian's adapter needs in the server: the local JMX connector, and its support feature. */
@@ -60,10 +69,26 @@ public final class OpenLiberty extends Server {
         super(NAME, DATA_SOURCE);
     }
 
-    /** Open Liberty runs without the {@code mpConfig} feature: the inbox reads its settings from system properties. */
+    /**
+     * With the XA datasource Open Liberty runs without the {@code mpConfig} feature, and the inbox reads its settings
+     * from system properties; with the non-XA one it runs MicroProfile Reactive Messaging for the Kafka tests, which
+     * brings MicroProfile Config.
+     */
     @Override
     public boolean hasMicroProfileConfig() {
-        return false;
+        return Server.nonXa();
+    }
+
+    /** The {@code mpReactiveMessaging-3.0} feature, with the non-XA datasource only (Kafka has no XA). */
+    @Override
+    public String kafkaConnector() {
+        return LIBERTY_KAFKA;
+    }
+
+    /** Not WildFly's port: the WildFly non-XA leg, with its own broker, may run at the same time in the other lane. */
+    @Override
+    public int kafkaPort() {
+        return KAFKA_PORT;
     }
 
     /**
@@ -147,8 +172,9 @@ public final class OpenLiberty extends Server {
                 "-Dtxinbox.it.jms.queuePrefix=jms/",
                 "-Dtxinbox.it.jms.deadLetterQueue=jms/DLQ",
                 "-Dtxinbox.it.server=liberty",
-                // The server has no MicroProfile Config for HeldMarkerIT to set its bound in: the whole leg runs
-                // with it, which no other test comes near (their transactions hold a marker for milliseconds).
+                // With the XA datasource the server has no MicroProfile Config for HeldMarkerIT to set its bound in:
+                // the whole leg runs with it, which no other test comes near (their transactions hold a marker for
+                // milliseconds).
                 "-D" + InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT));
     }
 
@@ -181,7 +207,7 @@ public final class OpenLiberty extends Server {
                         <feature>messagingClient-3.0</feature>
                         <feature>messagingServer-3.0</feature>
                         <feature>concurrent-3.0</feature>
-                %s    </featureManager>
+                %s%s    </featureManager>
 
                     <httpEndpoint id="defaultHttpEndpoint" host="127.0.0.1" httpPort="%d" httpsPort="-1"/>
                     <wasJmsEndpoint host="127.0.0.1" wasJmsPort="-1" wasJmsSSLPort="-1"/>
@@ -207,7 +233,7 @@ public final class OpenLiberty extends Server {
                         <connectionManager minPoolSize="1" maxPoolSize="16"/>
                     </dataSource>
                 </server>
-                """.formatted(arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE,
+                """.formatted(xa ? "" : KAFKA_FEATURES, arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE,
                 resources, ArtemisSession.DEAD_LETTER_QUEUE, DATA_SOURCE,
                 xa ? "javax.sql.XADataSource" : "javax.sql.ConnectionPoolDataSource",
                 xml(System.getProperty("inbox.db.url")), xml(System.getProperty("inbox.db.user")),

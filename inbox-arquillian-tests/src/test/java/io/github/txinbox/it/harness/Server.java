@@ -190,10 +190,36 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
      * non-XA datasource starts a Kafka broker ({@link KafkaBroker}) and the Kafka tests (tag {@code kafka}) can run on
      * it (Kafka has no XA).
      *
-     * @return true on WildFly
+     * @return true on WildFly and Open Liberty
      */
-    public boolean hasKafkaConnector() {
-        return false;
+    public final boolean hasKafkaConnector() {
+        return kafkaConnector() != null;
+    }
+
+    /**
+     * Returns the name of the server's Kafka connector, which the channels of a deployment name and which decides how
+     * they are configured ({@link Deployments#kafkaChannel}) and which consumer reads them.
+     *
+     * @return {@value #SMALLRYE_KAFKA} on WildFly, {@value #LIBERTY_KAFKA} on Open Liberty, null on the others
+     */
+    public String kafkaConnector() {
+        return null;
+    }
+
+    /** SmallRye's Kafka connector, WildFly's. */
+    public static final String SMALLRYE_KAFKA = "smallrye-kafka";
+
+    /** Open Liberty's Kafka connector, which reads the Kafka client from the application. */
+    public static final String LIBERTY_KAFKA = "liberty-kafka";
+
+    /**
+     * Returns the port of the run's Kafka broker on 127.0.0.1 ({@link KafkaBroker}); its controller listens on the
+     * next. Each server with a connector has its own, as the legs of {@code .ci/run} run side by side.
+     *
+     * @return {@value KafkaBroker#PORT} here
+     */
+    public int kafkaPort() {
+        return KafkaBroker.PORT;
     }
 
     /**

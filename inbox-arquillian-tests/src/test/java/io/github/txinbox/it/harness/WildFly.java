@@ -59,8 +59,8 @@ public final class WildFly extends Server {
     }
 
     @Override
-    public boolean hasKafkaConnector() {
-        return true;
+    public String kafkaConnector() {
+        return SMALLRYE_KAFKA;
     }
 
     @Override
