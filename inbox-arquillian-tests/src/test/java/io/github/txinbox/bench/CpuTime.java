@@ -42,6 +42,24 @@ record CpuTime(long server, long database, long client) {
                 sum(Stream.of(ProcessHandle.current())));
     }
 
+    /**
+     * As {@link #now()}, for a server started otherwise than as this JVM's child and a broker in a process of its own:
+     * the server is every process whose command line holds the server's directory, and the broker's process counts
+     * with this JVM's (the sender).
+     *
+     * @param serverHome the server's directory, as its command line names it
+     * @param broker     the broker's process
+     * @return the processor time so far
+     */
+    static CpuTime now(String serverHome, long broker) {
+        return new CpuTime(
+                sum(ProcessHandle.allProcesses().filter(process -> process.info().commandLine()
+                        .map(line -> line.contains(serverHome)).orElse(false))),
+                postmaster(TestDatabase::connect).map(p -> sum(Stream.concat(Stream.of(p), p.descendants())))
+                        .orElse(-1L),
+                sum(Stream.concat(Stream.of(ProcessHandle.current()), ProcessHandle.of(broker).stream())));
+    }
+
     CpuTime minus(CpuTime earlier) {
         return new CpuTime(difference(server, earlier.server), difference(database, earlier.database),
                 difference(client, earlier.client));

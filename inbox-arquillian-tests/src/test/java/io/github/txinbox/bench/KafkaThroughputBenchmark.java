@@ -2,10 +2,12 @@ package io.github.txinbox.bench;
 
 import io.github.txinbox.bench.kafka.BenchConsumers;
 import io.github.txinbox.bench.kafka.BenchHandlers;
+import io.github.txinbox.bench.kafka.liberty.LibertyBenchConsumers;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
+import io.github.txinbox.it.harness.Server;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,13 +25,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Item 7: Kafka records through MicroProfile Reactive Messaging on WildFly, with and without {@code @Inbox}. Three
+ * Item 7: Kafka records through MicroProfile Reactive Messaging, with and without {@code @Inbox}. Three
  * channels, each on a topic of {@value #PARTITIONS} partitions read by as many copies of the channel, hand each record
  * to a handler that writes one invoice row in a transaction of its own: without the inbox, with {@code @Inbox}, and
  * with the marker's bare INSERT written by hand (the floor of what a marker costs). Each round sends
  * {@value #RECORDS} distinct records in one burst to one topic and times them from the first send until every invoice
- * is committed; the arms take turns, in an order that rotates every round. Runs on the WildFly non-XA set-up
- * (see docs/benchmarks.md for the command).
+ * is committed; the arms take turns, in an order that rotates every round, and the processor time of the measured
+ * rounds is read per process (the server, PostgreSQL, the Kafka broker and this JVM, the sender). Runs on the non-XA
+ * set-up of WildFly (SmallRye's connector, {@value #PARTITIONS} copies of each channel) or Open Liberty (its
+ * {@code liberty-kafka} connector, one consumer per channel); see docs/benchmarks.md for the command.
  */
 @Order(7)
 @Tag("kafka")
@@ -39,6 +43,16 @@ class KafkaThroughputBenchmark {
     private static final int RECORDS = 4_000;
     private static final int ROUNDS = 5;
     private static final int PARTITIONS = 4;
+
+    /** Whether the run's connector is Open Liberty's: one consumer per channel, and its own consumer shape. */
+    private static final boolean LIBERTY = Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector());
+
+    /** The server's name in the measures. */
+    private static final String SERVER = LIBERTY ? "Open Liberty" : "WildFly";
+
+    /** The server's directory, which its processes' command lines name, for their processor time. */
+    private static final String SERVER_HOME = Server.required(LIBERTY ? "txinbox.it.liberty.home"
+            : "txinbox.it.wildfly.home");
 
     /** One channel of the benchmark: its topic, its consumer group, and the handler's name on its invoices. */
     private enum Arm {
@@ -68,9 +82,27 @@ class KafkaThroughputBenchmark {
             channels.add(Deployments.kafkaChannel(arm.channel, arm.topic, arm.topic, PARTITIONS, arm.topic + "-dead",
                     Map.of()));
         }
-        return Deployments.withKafkaChannels(
-                Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage()),
-                channels.toArray(String[]::new));
+        WebArchive war = Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage());
+        if (LIBERTY) {
+            war.deleteClass(BenchConsumers.class);
+            war.addClass(LibertyBenchConsumers.class);
+        }
+        return Deployments.withKafkaChannels(war, channels.toArray(String[]::new));
+    }
+
+    /** The processor time of the measured rounds, per arm, and the records they handled. */
+    private final Map<Arm, CpuTime> cpu = new EnumMap<>(Arm.class);
+
+    private final Map<Arm, Long> cpuRecords = new EnumMap<>(Arm.class);
+
+    /** Runs a measured round of the arm, and adds its processor time to the arm's. */
+    private double measuredRound(Arm arm) {
+        CpuTime before = CpuTime.now(SERVER_HOME, KafkaBroker.current().pid());
+        double rate = recordsPerSecond(arm);
+        CpuTime used = CpuTime.now(SERVER_HOME, KafkaBroker.current().pid()).minus(before);
+        cpu.merge(arm, used, CpuTime::plus);
+        cpuRecords.merge(arm, (long) RECORDS, Long::sum);
+        return rate;
     }
 
     /** Sends a round to the arm's topic and times it until the handler's invoices are all committed. */
@@ -116,18 +148,23 @@ class KafkaThroughputBenchmark {
             // Rotate which goes first, so that none always follows another's backlog.
             for (int k = 0; k < arms.length; k++) {
                 Arm arm = arms[(round + k) % arms.length];
-                rates.get(arm).add(recordsPerSecond(arm));
+                rates.get(arm).add(measuredRound(arm));
             }
         }
         String runs = ROUNDS + " rounds of " + RECORDS + " records per arm; the ratio is the median of the rounds' "
-                + "ratios; " + PARTITIONS + " partitions, concurrency " + PARTITIONS;
-        record("Kafka consumer throughput on WildFly with @Inbox vs without, records/s", rates.get(Arm.WITHOUT),
+                + "ratios; " + PARTITIONS + " partitions, " + Deployments.kafkaCopies(PARTITIONS)
+                + " consumer(s) per channel";
+        record("Kafka consumer throughput on " + SERVER + " with @Inbox vs without, records/s", rates.get(Arm.WITHOUT),
                 rates.get(Arm.INBOX), ">= 0.85", runs);
         record("the floor: without the inbox, but with the marker's bare INSERT written by hand in the handler's "
                 + "transaction, vs without, records/s", rates.get(Arm.WITHOUT), rates.get(Arm.MARKER_BY_HAND), "-",
                 runs);
         record("@Inbox vs the marker's bare INSERT by hand: what the inbox adds over its row, records/s",
                 rates.get(Arm.MARKER_BY_HAND), rates.get(Arm.INBOX), "-", runs);
+        cpu("processor time per record on " + SERVER + ", with @Inbox vs without (server, PostgreSQL, broker and "
+                + "sender)", Arm.WITHOUT, Arm.INBOX);
+        cpu("processor time per record on " + SERVER + ", the marker's bare INSERT by hand vs without (server, "
+                + "PostgreSQL, broker and sender)", Arm.WITHOUT, Arm.MARKER_BY_HAND);
         if (statements) {
             List<Statements.Cost> costs = Statements.since(RECORDS);
             Statements.Cost claim = Statements.claim(costs);
@@ -146,6 +183,29 @@ class KafkaThroughputBenchmark {
                     + "handler's INSERT of its invoice", Results.format(invoice.meanMicros(), "µs"),
                     Results.format(bare.meanMicros(), "µs"), bare.meanMicros() / invoice.meanMicros(), "-", listed);
         }
+    }
+
+    /** Records the processor time per record of two arms over their measured rounds, and where it went. */
+    private void cpu(String measure, Arm baseline, Arm measured) {
+        CpuTime before = cpu.get(baseline);
+        CpuTime after = cpu.get(measured);
+        if (before.total() < 0 || after.total() < 0) {
+            throw new IllegalStateException("The processor time of a process could not be read: " + before + ", "
+                    + after);
+        }
+        long beforeRecords = cpuRecords.get(baseline);
+        long afterRecords = cpuRecords.get(measured);
+        double ratio = (after.total() / (double) afterRecords) / (before.total() / (double) beforeRecords);
+        Results.record("7", measure, micros(before.total(), beforeRecords), micros(after.total(), afterRecords), ratio,
+                "-", "the measured rounds; the two arms: server " + micros(before.server(), beforeRecords) + " / "
+                        + micros(after.server(), afterRecords) + ", PostgreSQL "
+                        + micros(before.database(), beforeRecords) + " / " + micros(after.database(), afterRecords)
+                        + ", broker and sender " + micros(before.client(), beforeRecords) + " / "
+                        + micros(after.client(), afterRecords));
+    }
+
+    private static String micros(long nanos, long records) {
+        return Results.format(nanos / 1_000.0 / records, "µs");
     }
 
     private static void record(String measure, List<Double> baseline, List<Double> measured, String target,

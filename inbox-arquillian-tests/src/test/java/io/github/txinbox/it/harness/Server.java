@@ -247,7 +247,7 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
      * @return its value
      * @throws IllegalStateException when it is not set (the tests were not started by Maven)
      */
-    static String required(String property) {
+    public static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
             throw new IllegalStateException(property + " is not set: run the leg through Maven (mvn verify "
