@@ -23,8 +23,8 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
             + "dead-letter queue";
 
     /** What becomes of a Kafka record whose transaction rolls back. */
-    String CONNECTOR_DECIDES = "and the connector's failure strategy decides what becomes of the record "
-            + "(docs/kafka.md)";
+    String CONNECTOR_DECIDES = "and the record goes where the consumer and its connector send a failed one: a "
+            + "dead-letter topic, as docs/kafka.md shows";
 
     /**
      * Reads the message id of a call.

@@ -29,8 +29,8 @@ class MessageIdSourceTest {
     private static final String METHOD = "com.example.Orders.onMessage";
     private static final String BROKER = "The transaction is rolled back, so the broker redelivers the message and, "
             + "after its attempts, moves it to its dead-letter queue";
-    private static final String CONNECTOR = "The transaction is rolled back, and the connector's failure strategy "
-            + "decides what becomes of the record (docs/kafka.md)";
+    private static final String CONNECTOR = "The transaction is rolled back, and the record goes where the consumer "
+            + "and its connector send a failed one: a dead-letter topic, as docs/kafka.md shows";
     private static final InboxSettings DEFAULTS = InboxSettings.DEFAULTS;
     private static final InboxSettings ORDER_ID_KEY = new InboxSettings(DEFAULTS.table(), DEFAULTS.tableCheck(),
             "orderId", DEFAULTS.maxScopeBytes(), DEFAULTS.maxMessageIdBytes(), DEFAULTS.preparedTransactionAge(),
