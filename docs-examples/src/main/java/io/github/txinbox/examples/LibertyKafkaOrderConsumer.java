@@ -36,7 +36,6 @@ public class LibertyKafkaOrderConsumer {
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
         try {
             handler.handle(record); // commits before it returns
-            return message.ack();
         } catch (RuntimeException e) { // rolled back
             if (stopping) {
                 throw e; // nacked: the channel stops with the application, and the record comes again
@@ -47,6 +46,7 @@ public class LibertyKafkaOrderConsumer {
             dead.headers().add("dead-letter-reason", String.valueOf(e).getBytes(StandardCharsets.UTF_8));
             return deadLetters.send(dead).thenCompose(written -> message.ack()); // acknowledged once written
         }
+        return message.ack();
     }
 }
 // end::consumer[]

