@@ -7,20 +7,14 @@ import static io.github.txinbox.it.app.TestDatabase.markers;
 import static io.github.txinbox.it.app.TestDatabase.newOrderId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.txinbox.InboxEvent;
-import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.it.app.TestDatabase;
-import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.it.harness.StandaloneServer;
+import io.github.txinbox.it.kafka.AfterCommitStall;
 import io.github.txinbox.it.kafka.KafkaOrders;
-import jakarta.annotation.Priority;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.interceptor.Interceptor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -33,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * A Kafka consumer killed after the database commit and before the offset commit: the record comes again when the
  * consumer restarts, and the inbox recognises it. The server is started by hand so that the test can kill it with
  * SIGKILL. The kill falls between the two commits by construction: an observer of the inbox's events
- * ({@link HangAfterCommit}), which the inbox notifies on the handler's thread once the transaction has committed and
+ * ({@link AfterCommitStall}), which the inbox notifies on the handler's thread once the transaction has committed and
  * before the handler returns to the consumer, blocks there for the test's order, so the consumer never acknowledges
  * the record; the test checks that the offset is still uncommitted when it kills. Every delivery of the record is
  * accounted for: processed once, then a duplicate.
@@ -48,36 +42,18 @@ class KafkaCrashIT {
     private static final String GROUP = "txinbox-it-kafka-crash";
     private static final String DIRECTORY = "kafka-crash";
 
-    /** The prefix of the orders whose handler's thread {@link HangAfterCommit} blocks after the commit. */
-    private static final String HANG = "hang-after-commit-";
-
-    /**
-     * Blocks the handler's thread after the commit of a {@value #HANG} order, the first time: the inbox's event comes
-     * after the transaction has ended and before the {@code @Transactional} method returns to the consumer.
-     */
-    @ApplicationScoped
-    public static class HangAfterCommit {
-
-        /** After the suite's decision log ({@code DecisionLog}, at the default priority) has recorded the decision. */
-        void hang(@Observes @Priority(Interceptor.Priority.APPLICATION + 1000) InboxEvent event) {
-            if (event.outcome() == InboxOutcome.PROCESSED && event.messageId().startsWith(HANG)) {
-                CrashPoint.hangOnce(event.messageId());
-            }
-        }
-    }
-
     @Test
     void killedBetweenTheDatabaseCommitAndTheOffsetCommitTheRecordComesAgainAsADuplicate() throws Exception {
         KafkaBroker broker = KafkaBroker.current();
         broker.createTopicIfAbsent(TOPIC, 1);
         broker.createTopicIfAbsent(TOPIC + "-dead", 1);
-        WebArchive war = Deployments.withKafkaConsumer(Deployments.war(KafkaCrashIT.class, CrashPoint.class),
-                TOPIC, GROUP, 1, TOPIC + "-dead",
+        WebArchive war = Deployments.withKafkaConsumer(Deployments.war(KafkaCrashIT.class), TOPIC, GROUP, 1,
+                TOPIC + "-dead",
                 // The killed consumer leaves the group when its session times out, and the restarted one gets the
                 // partition only then: the broker's shortest session, not the default 45 s.
                 Map.of("session.timeout.ms", "6000", "heartbeat.interval.ms", "2000"));
         Directories.delete(Path.of(System.getProperty("txinbox.it.workDir"), "killed", DIRECTORY));
-        String orderId = HANG + newOrderId();
+        String orderId = AfterCommitStall.HANG + newOrderId();
 
         try (StandaloneServer server = StandaloneServer.start(DIRECTORY, war, BOOT)) {
             broker.send(List.of(KafkaOrders.order(TOPIC, 0, orderId, orderId, null)));

@@ -6,6 +6,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
+import io.github.txinbox.it.kafka.AfterCommitStall;
 import io.github.txinbox.it.kafka.KafkaOrders;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,6 +72,37 @@ class KafkaRebalanceIT {
                 Deployments.war(KafkaRebalanceIT.class), TOPIC, GROUP, CONCURRENCY, TOPIC + "-dead", Map.of()));
     }
 
+    /** The one-partition topic whose partition moves from {@code holder} to {@code taker}. */
+    private static final String MOVED = "kafka-moved";
+
+    private static final String MOVED_GROUP = "txinbox-it-kafka-moved";
+
+    /**
+     * The application that holds the partition first. Its consumer's client id sorts after the taker's: the group's
+     * range assignor gives the one partition to the member whose id sorts first, so the taker gets it when it joins.
+     */
+    @Deployment(name = "holder", managed = false)
+    static WebArchive holder() {
+        return movedConsumer("KafkaMovedHolder", "b-holder");
+    }
+
+    /** The application that takes the partition when it joins the group. */
+    @Deployment(name = "taker", managed = false)
+    static WebArchive taker() {
+        return movedConsumer("KafkaMovedTaker", "a-taker");
+    }
+
+    private static WebArchive movedConsumer(String name, String clientId) {
+        KafkaBroker broker = KafkaBroker.current();
+        broker.createTopicIfAbsent(MOVED, 1);
+        broker.createTopicIfAbsent(MOVED + "-dead", 1);
+        return ShrinkWrap.create(WebArchive.class, name + ".war").merge(Deployments.withKafkaConsumer(
+                Deployments.war(KafkaRebalanceIT.class), MOVED, MOVED_GROUP, 1, MOVED + "-dead",
+                // A consumer that does not poll for 10 s leaves the group (Open Liberty's stops polling while its
+                // one thread is held): the partition then moves either way, and sooner than after 5 minutes.
+                Map.of("client.id", clientId, "max.poll.interval.ms", "10000")));
+    }
+
     /** Sends a part of the stream: each order twice, to partitions p and p + 2. Returns the orders. */
     private static List<String> sendPart(String batch, int part) {
         List<String> orders = new ArrayList<>();
@@ -114,6 +146,51 @@ class KafkaRebalanceIT {
             throw new IllegalStateException("Could not read the decisions of " + batch, e);
         }
         return found;
+    }
+
+    /**
+     * A record handled and committed in the database by one application, whose offset that application has not
+     * committed yet (its thread is held after the commit, {@link AfterCommitStall}), when its partition moves to
+     * another application that joins the group: the other application reads the record again, and the inbox
+     * recognises it. The first application's acknowledgement, once released, commits nothing: the partition is no
+     * longer its.
+     */
+    @Test
+    void aRecordCommittedInTheDatabaseButNotInKafkaComesAgainToTheConsumerThatTakesItsPartition() {
+        String orderId = AfterCommitStall.HOLD + TestDatabase.newOrderId();
+        KafkaBroker broker = KafkaBroker.current();
+        deployer.deploy("holder");
+        try {
+            Await.until(WAIT, "the holder in the group", () -> broker.members(MOVED_GROUP) == 1);
+            broker.send(List.of(KafkaOrders.order(MOVED, 0, orderId, orderId, null)));
+            Await.until(WAIT, "the holder's thread held after the commit of " + orderId,
+                    () -> TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
+                            + ".handler_stall WHERE order_id = ?", orderId) == 1);
+            assertEquals(1, TestDatabase.markers(TestDatabase.INBOX, KafkaOrders.SCOPE, orderId),
+                    "the database has committed");
+            assertEquals(Map.of(0, 0L), broker.committed(MOVED_GROUP, MOVED), "the offset is not committed");
+            deployer.deploy("taker");
+            try {
+                Await.until(WAIT, "the taker to read " + orderId + " again",
+                        () -> TestDatabase.decisions(KafkaOrders.SCOPE, orderId, "DUPLICATE") == 1);
+            } finally {
+                TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true "
+                        + "WHERE order_id = ?", orderId);
+            }
+            Await.until(WAIT, "the offset of " + orderId + " committed",
+                    () -> broker.committed(MOVED_GROUP, MOVED).equals(Map.of(0, 1L)));
+        } finally {
+            try {
+                deployer.undeploy("holder");
+            } finally {
+                deployer.undeploy("taker");
+            }
+        }
+        assertEquals(1, TestDatabase.decisions(KafkaOrders.SCOPE, orderId, "PROCESSED"));
+        assertEquals(1, TestDatabase.decisions(KafkaOrders.SCOPE, orderId, "DUPLICATE"));
+        assertEquals(1, TestDatabase.invoices(KafkaOrders.SCOPE, orderId), "one effect");
+        assertEquals(1, TestDatabase.handlerCalls(KafkaOrders.SCOPE, orderId), "the handler ran once");
+        assertEquals(Map.of(0, 0L), broker.ends(MOVED + "-dead"), "nothing dead-lettered");
     }
 
     @Test

@@ -131,13 +131,14 @@ public final class Deployments {
 
     /**
      * Adds the order handler {@link KafkaOrders} and the consumer of its channel in the shape of this run's connector:
-     * {@link KafkaOrdersConsumer} on SmallRye's, {@link LibertyKafkaOrdersConsumer} on Open Liberty's.
+     * {@link KafkaOrdersConsumer} on SmallRye's, {@link LibertyKafkaOrdersConsumer} on Open Liberty's; and the stall
+     * after the commit that the crash and rebalance tests ask for by an order's id ({@code AfterCommitStall}).
      *
      * @param war the deployment
      * @return the same deployment
      */
     public static WebArchive withKafkaOrders(WebArchive war) {
-        war.addPackage(KafkaOrders.class.getPackage());
+        war.addPackage(KafkaOrders.class.getPackage()).addClass(CrashPoint.class);
         if (Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector())) {
             war.deleteClass(KafkaOrdersConsumer.class);
             war.addClass(LibertyKafkaOrdersConsumer.class);
