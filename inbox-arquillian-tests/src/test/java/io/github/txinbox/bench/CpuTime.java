@@ -38,7 +38,7 @@ record CpuTime(long server, long database, long client) {
     static CpuTime now(Database database) {
         return new CpuTime(
                 sum(ProcessHandle.current().descendants().filter(CpuTime::isPayaraMicro)),
-                postmaster(database).map(p -> sum(Stream.concat(Stream.of(p), p.descendants()))).orElse(-1L),
+                database(database),
                 sum(Stream.of(ProcessHandle.current())));
     }
 
@@ -55,9 +55,13 @@ record CpuTime(long server, long database, long client) {
         return new CpuTime(
                 sum(ProcessHandle.allProcesses().filter(process -> process.info().commandLine()
                         .map(line -> line.contains(serverHome)).orElse(false))),
-                postmaster(TestDatabase::connect).map(p -> sum(Stream.concat(Stream.of(p), p.descendants())))
-                        .orElse(-1L),
+                database(TestDatabase::connect),
                 sum(Stream.concat(Stream.of(ProcessHandle.current()), ProcessHandle.of(broker).stream())));
+    }
+
+    /** The processor time of PostgreSQL's postmaster and its children; -1 where they cannot be read. */
+    private static long database(Database database) {
+        return postmaster(database).map(p -> sum(Stream.concat(Stream.of(p), p.descendants()))).orElse(-1L);
     }
 
     CpuTime minus(CpuTime earlier) {

@@ -45,7 +45,7 @@ class KafkaThroughputBenchmark {
     private static final int PARTITIONS = 4;
 
     /** Whether the run's connector is Open Liberty's: one consumer per channel, and its own consumer shape. */
-    private static final boolean LIBERTY = Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector());
+    private static final boolean LIBERTY = Deployments.libertyKafka();
 
     /** The server's name in the measures. */
     private static final String SERVER = LIBERTY ? "Open Liberty" : "WildFly";
@@ -82,11 +82,8 @@ class KafkaThroughputBenchmark {
             channels.add(Deployments.kafkaChannel(arm.channel, arm.topic, arm.topic, PARTITIONS, arm.topic + "-dead",
                     Map.of()));
         }
-        WebArchive war = Deployments.war(KafkaThroughputBenchmark.class).addPackage(BenchConsumers.class.getPackage());
-        if (LIBERTY) {
-            war.deleteClass(BenchConsumers.class);
-            war.addClass(LibertyBenchConsumers.class);
-        }
+        WebArchive war = Deployments.withConsumerFor(Deployments.war(KafkaThroughputBenchmark.class)
+                .addPackage(BenchConsumers.class.getPackage()), BenchConsumers.class, LibertyBenchConsumers.class);
         return Deployments.withKafkaChannels(war, channels.toArray(String[]::new));
     }
 

@@ -215,8 +215,7 @@ class AckAfterCommitCrashIT {
                 orderId);
         assertEquals(1, queryLong("SELECT count(*) FROM pg_stat_activity WHERE pid = ?", (int) pid));
         queryLong("SELECT count(*) FROM (SELECT pg_terminate_backend(?)) t", (int) pid);
-        TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true "
-                + "WHERE order_id = ?", orderId);
+        CrashApplication.releaseCrashPoint(orderId);
 
         Await.until(WAIT, "the redelivery of " + orderId, () -> markers(orderId) == 1);
         Await.until(WAIT, "the queue to drain by itself", () -> messages.queued(QUEUE) == 0);

@@ -12,6 +12,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.ArtemisSession;
 import io.github.txinbox.it.harness.Await;
 import io.github.txinbox.it.harness.Broker;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.messaging.AuditListener;
@@ -124,11 +125,6 @@ class InboxMessagingIT {
         Broker.rollBackThePreparedBranch();
     }
 
-    private static void release(String orderId) {
-        TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true WHERE order_id = ?",
-                orderId);
-    }
-
     @Test
     void aDatabaseConnectionKilledMidHandlerRollsBackAndTheRedeliveryIsProcessedOnce() throws Exception {
         String orderId = newOrderId();
@@ -136,7 +132,7 @@ class InboxMessagingIT {
         long pid = awaitStall(orderId);
         assertEquals(1, queryLong("SELECT CASE WHEN pg_terminate_backend(?) THEN 1 ELSE 0 END", (int) pid),
                 "the handler's connection was not terminated");
-        release(orderId);
+        CrashApplication.releaseCrashPoint(orderId);
         rollBackTheHeldBranchWithoutXa(orderId);
         Broker.awaitDrained("redelivery", DRAIN);
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Directories;
 import io.github.txinbox.it.harness.KafkaBroker;
@@ -57,9 +58,7 @@ class KafkaCrashIT {
 
         try (StandaloneServer server = StandaloneServer.start(DIRECTORY, war, BOOT)) {
             broker.send(List.of(KafkaOrders.order(TOPIC, 0, orderId, orderId, null)));
-            Await.until(WAIT, "the handler's thread to block after the commit of " + orderId,
-                    () -> TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                            + ".handler_stall WHERE order_id = ?", orderId) == 1);
+            CrashApplication.awaitCrashPoint(orderId);
             assertEquals(1, markers(INBOX, SCOPE, orderId), "the database has committed");
             assertEquals(Map.of(0, 0L), broker.committed(GROUP, TOPIC), "the offset is not committed");
             server.kill();

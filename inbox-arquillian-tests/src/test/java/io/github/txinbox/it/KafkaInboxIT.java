@@ -14,7 +14,6 @@ import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.it.harness.HeldMarker;
-import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.Invoice;
 import io.github.txinbox.it.kafka.KafkaOrders;
@@ -80,7 +79,7 @@ class KafkaInboxIT {
     private static final int PARTITIONS = 4;
 
     /** Whether the run's connector is Open Liberty's, whose consumer writes the dead letters itself. */
-    private static final boolean LIBERTY = Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector());
+    private static final boolean LIBERTY = Deployments.libertyKafka();
 
     /** The channel, topic and group of {@link KeyedOrdersConsumer}, whose keys are read as {@code ByteBuffer}. */
     private static final String KEYED = "kafka-keyed";
@@ -166,7 +165,7 @@ class KafkaInboxIT {
         broker.createTopicIfAbsent(KEYED, 1);
         WebArchive war = Deployments.withKafkaOrders(Deployments.war(KafkaInboxIT.class))
                 .addClasses(DecisionLog.class, Orders.class);
-        war.deleteClass(LIBERTY ? KeyedOrdersConsumer.class : LibertyKeyedOrdersConsumer.class);
+        Deployments.withConsumerFor(war, KeyedOrdersConsumer.class, LibertyKeyedOrdersConsumer.class);
         return Deployments.withKafkaChannels(war,
                 // The claim's bound of the held-marker test: a held record comes back in seconds, not the default's.
                 InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n",

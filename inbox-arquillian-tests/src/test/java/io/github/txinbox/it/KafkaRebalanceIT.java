@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.KafkaBroker;
 import io.github.txinbox.it.kafka.AfterCommitStall;
@@ -163,9 +164,7 @@ class KafkaRebalanceIT {
         try {
             Await.until(WAIT, "the holder in the group", () -> broker.members(MOVED_GROUP) == 1);
             broker.send(List.of(KafkaOrders.order(MOVED, 0, orderId, orderId, null)));
-            Await.until(WAIT, "the holder's thread held after the commit of " + orderId,
-                    () -> TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA
-                            + ".handler_stall WHERE order_id = ?", orderId) == 1);
+            CrashApplication.awaitCrashPoint(orderId);
             assertEquals(1, TestDatabase.markers(TestDatabase.INBOX, KafkaOrders.SCOPE, orderId),
                     "the database has committed");
             assertEquals(Map.of(0, 0L), broker.committed(MOVED_GROUP, MOVED), "the offset is not committed");
@@ -174,8 +173,7 @@ class KafkaRebalanceIT {
                 Await.until(WAIT, "the taker to read " + orderId + " again",
                         () -> TestDatabase.decisions(KafkaOrders.SCOPE, orderId, "DUPLICATE") == 1);
             } finally {
-                TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true "
-                        + "WHERE order_id = ?", orderId);
+                CrashApplication.releaseCrashPoint(orderId);
             }
             Await.until(WAIT, "the offset of " + orderId + " committed",
                     () -> broker.committed(MOVED_GROUP, MOVED).equals(Map.of(0, 1L)));

@@ -141,6 +141,16 @@ public final class CrashApplication {
     }
 
     /**
+     * Releases an order held at its crash point ({@code CrashPoint.holdOnce}).
+     *
+     * @param orderId the order
+     */
+    public static void releaseCrashPoint(String orderId) {
+        TestDatabase.update("UPDATE " + TestDatabase.SCHEMA + ".handler_stall SET released = true WHERE order_id = ?",
+                orderId);
+    }
+
+    /**
      * Counts the invoices the crash application's handler committed for an order.
      *
      * @param orderId the order

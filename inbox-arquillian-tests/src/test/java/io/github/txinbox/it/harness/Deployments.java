@@ -138,12 +138,31 @@ public final class Deployments {
      * @return the same deployment
      */
     public static WebArchive withKafkaOrders(WebArchive war) {
-        war.addPackage(KafkaOrders.class.getPackage()).addClass(CrashPoint.class);
-        if (Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector())) {
-            war.deleteClass(KafkaOrdersConsumer.class);
-            war.addClass(LibertyKafkaOrdersConsumer.class);
-        }
-        return war;
+        return withConsumerFor(war.addPackage(KafkaOrders.class.getPackage()).addClass(CrashPoint.class),
+                KafkaOrdersConsumer.class, LibertyKafkaOrdersConsumer.class);
+    }
+
+    /**
+     * Keeps in a deployment the one of two consumers of the same channels that fits this run's connector: both read
+     * them, so a deployment must not hold the other.
+     *
+     * @param war       the deployment
+     * @param smallRye  the consumer for SmallRye's connector
+     * @param liberty   the consumer for Open Liberty's
+     * @return the same deployment
+     */
+    public static WebArchive withConsumerFor(WebArchive war, Class<?> smallRye, Class<?> liberty) {
+        war.deleteClass(libertyKafka() ? smallRye : liberty);
+        return war.addClass(libertyKafka() ? liberty : smallRye);
+    }
+
+    /**
+     * Tells whether this run's Kafka connector is Open Liberty's.
+     *
+     * @return true on Open Liberty
+     */
+    public static boolean libertyKafka() {
+        return Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector());
     }
 
     /**
@@ -153,7 +172,7 @@ public final class Deployments {
      * @return the same on SmallRye's connector, one on Open Liberty's
      */
     public static int kafkaCopies(int concurrency) {
-        return Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector()) ? 1 : concurrency;
+        return libertyKafka() ? 1 : concurrency;
     }
 
     /**
@@ -188,7 +207,7 @@ public final class Deployments {
         settings.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
         settings.put("value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
         Map<String, String> outgoing = new LinkedHashMap<>();
-        if (Server.LIBERTY_KAFKA.equals(connector)) {
+        if (libertyKafka()) {
             if (channel.equals(KafkaOrdersConsumer.CHANNEL)) {
                 outgoing.put("connector", connector);
                 outgoing.put("topic", deadLetters);
@@ -202,12 +221,14 @@ public final class Deployments {
             settings.put("dead-letter-queue.topic", deadLetters);
         }
         settings.putAll(more);
-        return settings.entrySet().stream()
-                .map(setting -> "mp.messaging.incoming." + channel + "." + setting.getKey() + "=" + setting.getValue())
-                .collect(Collectors.joining("\n", "", "\n"))
-                + outgoing.entrySet().stream().map(setting -> "mp.messaging.outgoing."
-                        + LibertyKafkaOrdersConsumer.DEAD_LETTERS + "." + setting.getKey() + "=" + setting.getValue()
-                        + "\n").collect(Collectors.joining());
+        return properties("mp.messaging.incoming." + channel + ".", settings)
+                + properties("mp.messaging.outgoing." + LibertyKafkaOrdersConsumer.DEAD_LETTERS + ".", outgoing);
+    }
+
+    /** The lines {@code PREFIXkey=value} of the settings, each ended by a newline. */
+    private static String properties(String prefix, Map<String, String> settings) {
+        return settings.entrySet().stream().map(setting -> prefix + setting.getKey() + "=" + setting.getValue() + "\n")
+                .collect(Collectors.joining());
     }
 
     /**
@@ -222,7 +243,7 @@ public final class Deployments {
     public static WebArchive withKafkaChannels(WebArchive war, String... channels) {
         String configuration = "mp.messaging.connector." + Server.current().kafkaConnector() + ".bootstrap.servers="
                 + KafkaBroker.current().bootstrapServers() + "\n" + String.join("", channels);
-        if (Server.LIBERTY_KAFKA.equals(Server.current().kafkaConnector())) {
+        if (libertyKafka()) {
             war.addAsLibraries(libraries("txinbox.it.kafkaClientLibs"));
         }
         return war.addAsResource(new StringAsset(configuration), "META-INF/microprofile-config.properties");

@@ -48,11 +48,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * binding, never this JVM's class path.
  *
  * <p>{@link #open()} deletes and formats its storage under the work directory ({@code kafka/} in
- * {@code txinbox.it.workDir}), so a run starts with no topic and no committed offset; it listens for clients on
- * the server's {@link Server#kafkaPort()} ({@value #PORT} on WildFly) and for its controller on the next, and is ready when an {@link Admin} client sees
- * it in {@code describeCluster}. Set for one node: replication factor 1 and one partition for its internal topics,
- * no delay before a group's first rebalance, topics created on first use with {@code num.partitions=1}. Its output,
- * Kafka's INFO log without the configuration dumps, goes to {@code kafka/broker.log}.
+ * {@code txinbox.it.workDir}), so a run starts with no topic and no committed offset; it listens for clients on the
+ * server's {@link Server#kafkaPort()} ({@value #PORT} on WildFly) and for its controller on the next, and is ready
+ * when an {@link Admin} client sees it in {@code describeCluster}. Set for one node: replication factor 1 and one
+ * partition for its internal topics, no delay before a group's first rebalance, topics created on first use with
+ * {@code num.partitions=1}. Its output, Kafka's INFO log without the configuration dumps, goes to
+ * {@code kafka/broker.log}.
  */
 public final class KafkaBroker implements AutoCloseable {
 

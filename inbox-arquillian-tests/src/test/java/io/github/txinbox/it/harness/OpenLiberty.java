@@ -55,7 +55,7 @@ public final class OpenLiberty extends Server {
     /** The port of the Kafka broker of an Open Liberty run, and its controller's the next. */
     static final int KAFKA_PORT = 19192;
 
-    /** The features of the Kafka tests: Reactive Messaging, with the {@code liberty-kafka} connector, and its Config. */
+    /** The features of the Kafka tests: Reactive Messaging, with its {@code liberty-kafka} connector, and Config. */
     private static final String KAFKA_FEATURES = "        <feature>mpConfig-3.1</feature>\n"
             + "        <feature>mpReactiveMessaging-3.0</feature>\n";
 
@@ -233,8 +233,8 @@ public final class OpenLiberty extends Server {
                         <connectionManager minPoolSize="1" maxPoolSize="16"/>
                     </dataSource>
                 </server>
-                """.formatted(xa ? "" : KAFKA_FEATURES, arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues, ArtemisSession.DEAD_LETTER_QUEUE,
-                resources, ArtemisSession.DEAD_LETTER_QUEUE, DATA_SOURCE,
+                """.formatted(xa ? "" : KAFKA_FEATURES, arquillian ? ARQUILLIAN_FEATURES : "", httpPort, queues,
+                ArtemisSession.DEAD_LETTER_QUEUE, resources, ArtemisSession.DEAD_LETTER_QUEUE, DATA_SOURCE,
                 xa ? "javax.sql.XADataSource" : "javax.sql.ConnectionPoolDataSource",
                 xml(System.getProperty("inbox.db.url")), xml(System.getProperty("inbox.db.user")),
                 xml(System.getProperty("inbox.db.password")), TestDatabase.SCHEMA);
