@@ -25,9 +25,11 @@ import java.util.regex.Pattern;
  * @param claimMaxWait      how long a claim waits for a marker that another transaction holds before it gives up
  *                          and the delivery is {@link InboxOutcome#HELD} ({@value #CLAIM_MAX_WAIT}, an ISO-8601
  *                          duration; default {@link #DEFAULT_CLAIM_MAX_WAIT})
+ * @param maxResponseBytes  the longest response body {@link Idempotent @Idempotent} stores, in bytes
+ *                          ({@value #MAX_RESPONSE_BYTES}, default {@value #DEFAULT_MAX_RESPONSE_BYTES})
  */
 public record InboxSettings(InboxTable table, boolean tableCheck, String defaultKey, int maxScopeBytes,
-        int maxMessageIdBytes, Duration preparedTransactionAge, Duration claimMaxWait) {
+        int maxMessageIdBytes, Duration preparedTransactionAge, Duration claimMaxWait, int maxResponseBytes) {
 
     /** The table, written as in SQL without quotes: {@code inbox} or {@code schema.table}. */
     public static final String TABLE = "txinbox.table";
@@ -73,10 +75,23 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
     /** The longest {@value #CLAIM_MAX_WAIT}: 24 hours. */
     public static final Duration LONGEST_CLAIM_WAIT = Duration.ofHours(24);
 
+    /**
+     * The longest response body an {@link Idempotent @Idempotent} method may return, in bytes, from 0 to
+     * {@value #MAX_RESPONSE_BYTES_CEILING}. A longer one is not stored: the request is answered with 500 and its
+     * transaction rolls back.
+     */
+    public static final String MAX_RESPONSE_BYTES = "txinbox.http.max-response-bytes";
+
+    /** The default of {@value #MAX_RESPONSE_BYTES}: {@value} bytes (64 KiB). */
+    public static final int DEFAULT_MAX_RESPONSE_BYTES = 65_536;
+
+    /** The most {@value #MAX_RESPONSE_BYTES} may be: {@value} bytes (16 MiB). */
+    public static final int MAX_RESPONSE_BYTES_CEILING = 16 * 1024 * 1024;
+
     /** The settings when nothing is configured. */
     public static final InboxSettings DEFAULTS = new InboxSettings(InboxTable.DEFAULT, true, "",
             InboxLimits.MAX_SCOPE_BYTES, InboxLimits.DEFAULT_MESSAGE_ID_BYTES, Duration.ofMinutes(5),
-            DEFAULT_CLAIM_MAX_WAIT);
+            DEFAULT_CLAIM_MAX_WAIT, DEFAULT_MAX_RESPONSE_BYTES);
 
     // A JMS property name is a Java identifier (JMS 3.1, section 3.5.1), ASCII here.
     private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
@@ -86,8 +101,9 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
      *
      * @throws InboxConfigurationException when the table is missing, a limit is out of its range, the key is not
      *                                     a JMS property name, the prepared-transaction age is missing, negative
-     *                                     or above {@link InboxLimits#MAX_RETENTION}, or the claim's wait is missing,
-     *                                     out of its range or not whole milliseconds
+     *                                     or above {@link InboxLimits#MAX_RETENTION}, the claim's wait is missing,
+     *                                     out of its range or not whole milliseconds, or the response limit is out
+     *                                     of its range
      */
     public InboxSettings {
         if (table == null) {
@@ -104,6 +120,10 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
                 || claimMaxWait.compareTo(LONGEST_CLAIM_WAIT) > 0 || claimMaxWait.getNano() % 1_000_000 != 0) {
             throw new InboxConfigurationException(CLAIM_MAX_WAIT + "=" + claimMaxWait + " is not valid: it must lie "
                     + "between " + SHORTEST_CLAIM_WAIT + " and " + LONGEST_CLAIM_WAIT + ", in whole milliseconds");
+        }
+        if (maxResponseBytes < 0 || maxResponseBytes > MAX_RESPONSE_BYTES_CEILING) {
+            throw new InboxConfigurationException(MAX_RESPONSE_BYTES + "=" + maxResponseBytes + " is not valid: it "
+                    + "must lie between 0 and " + MAX_RESPONSE_BYTES_CEILING);
         }
         defaultKey = defaultKey == null || defaultKey.equals(Inbox.JMS_MESSAGE_ID) ? "" : defaultKey;
         if (!defaultKey.isEmpty() && !PROPERTY_NAME.matcher(defaultKey).matches()) {

@@ -13,11 +13,17 @@ import org.junit.jupiter.api.Test;
 class InboxSchemaTest {
 
     @Test
-    void migrationResourceIsTheDdlOfTheDefaultTable() throws IOException {
-        try (InputStream in = getClass().getClassLoader().getResourceAsStream(InboxSchema.MIGRATION_RESOURCE)) {
-            assertNotNull(in, InboxSchema.MIGRATION_RESOURCE);
-            assertEquals(InboxSchema.createTableSql(InboxTable.DEFAULT),
-                    new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    void migrationResourcesAreTheDdlOfTheDefaultTable() throws IOException {
+        assertEquals(InboxSchema.createTableSql(InboxTable.DEFAULT),
+                resource(InboxSchema.MIGRATION_RESOURCE) + resource(InboxSchema.RESPONSE_MIGRATION_RESOURCE));
+        assertEquals(InboxSchema.addResponseColumnsSql(InboxTable.DEFAULT),
+                resource(InboxSchema.RESPONSE_MIGRATION_RESOURCE));
+    }
+
+    private String resource(String name) throws IOException {
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream(name)) {
+            assertNotNull(in, name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
@@ -33,5 +39,6 @@ class InboxSchemaTest {
     @Test
     void refusesNull() {
         assertThrows(IllegalArgumentException.class, () -> InboxSchema.createTableSql(null));
+        assertThrows(IllegalArgumentException.class, () -> InboxSchema.addResponseColumnsSql(null));
     }
 }

@@ -54,11 +54,11 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
         UNKNOWN
     }
 
-    private static final String EJB_TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
-    private static final String EJB_TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
-    private static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
-    private static final String MESSAGE_DRIVEN = "jakarta.ejb.MessageDriven";
-    private static final List<String> SESSION_BEANS =
+    static final String EJB_TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
+    static final String EJB_TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
+    static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
+    static final String MESSAGE_DRIVEN = "jakarta.ejb.MessageDriven";
+    static final List<String> SESSION_BEANS =
             List.of("jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton");
 
     /**
@@ -141,12 +141,12 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
         return Transaction.NOTED;
     }
 
-    private static boolean annotated(Collection<Annotation> annotations, String annotationName) {
+    static boolean annotated(Collection<Annotation> annotations, String annotationName) {
         return annotation(annotations, annotationName) != null;
     }
 
     /** The annotation of that type name among the annotations, or {@code null}; by name, so no API need be present. */
-    private static Annotation annotation(Collection<Annotation> annotations, String annotationName) {
+    static Annotation annotation(Collection<Annotation> annotations, String annotationName) {
         for (Annotation annotation : annotations) {
             if (annotation.annotationType().getName().equals(annotationName)) {
                 return annotation;
@@ -271,7 +271,7 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
      * without a dependency on the EJB API (which the core does not have). A value that cannot be read (its enum
      * missing from the class path, say) is a problem: the check it serves cannot be made.
      */
-    private static String enumValue(Collection<Annotation> annotations, String annotationName, String where,
+    static String enumValue(Collection<Annotation> annotations, String annotationName, String where,
             List<String> problems) {
         Annotation annotation = annotation(annotations, annotationName);
         if (annotation == null) {
@@ -289,7 +289,7 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
         }
     }
 
-    private static String firstNonNull(String first, String second) {
+    static String firstNonNull(String first, String second) {
         return first != null ? first : second;
     }
 }

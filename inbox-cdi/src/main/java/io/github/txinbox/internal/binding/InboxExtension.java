@@ -1,5 +1,6 @@
 package io.github.txinbox.internal.binding;
 
+import io.github.txinbox.Idempotent;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxDefinitionException;
 import io.github.txinbox.internal.health.InboxReadiness;
@@ -52,12 +53,8 @@ public class InboxExtension implements Extension {
 
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
-    private final Map<Class<?>, Map<Method, InboxBinding>> bindings = new ConcurrentHashMap<>();
-    /**
-     * The bindings calls have found, by the intercepted instance's class and the method as the container names it, so
-     * that later calls find theirs without walking the class's superclasses or comparing signatures.
-     */
-    private final Map<Class<?>, Map<Method, InboxBinding>> found = new ConcurrentHashMap<>();
+    private final BindingIndex<InboxBinding> inboxes = new BindingIndex<>();
+    private final BindingIndex<IdempotentBinding> idempotents = new BindingIndex<>();
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
 
     /** Where Jakarta EE servers bind the registry, in a component's environment. */
@@ -96,8 +93,9 @@ public class InboxExtension implements Extension {
             // Interceptors carry the binding to say what they intercept, not to be intercepted.
             return;
         }
-        boolean uses = inbox(type.getAnnotations(), beans) != null
-                || type.getMethods().stream().anyMatch(method -> method.isAnnotationPresent(Inbox.class));
+        boolean uses = inbox(type.getAnnotations(), beans) != null || idempotent(type.getAnnotations(), beans) != null
+                || type.getMethods().stream().anyMatch(method -> method.isAnnotationPresent(Inbox.class)
+                        || method.isAnnotationPresent(Idempotent.class));
         if (uses) {
             candidates.add(javaClass);
         }
@@ -170,6 +168,45 @@ public class InboxExtension implements Extension {
     }
 
     private <T> List<String> bind(AnnotatedType<T> type, BeanManager beans) {
+        List<String> problems = bindInbox(type, beans);
+        problems.addAll(bindIdempotent(type, beans));
+        return problems;
+    }
+
+    private <T> List<String> bindIdempotent(AnnotatedType<T> type, BeanManager beans) {
+        Class<T> javaClass = type.getJavaClass();
+        Idempotent onClass = idempotent(type.getAnnotations(), beans);
+        Map<Method, IdempotentBinding> methods = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (AnnotatedMethod<? super T> method : type.getMethods()) {
+            Method javaMethod = method.getJavaMember();
+            int modifiers = javaMethod.getModifiers();
+            if (Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
+                continue;
+            }
+            Idempotent onMethod = method.getAnnotation(Idempotent.class);
+            Idempotent idempotent = onMethod != null ? onMethod
+                    : Modifier.isPublic(modifiers) && javaMethod.getDeclaringClass() != Object.class
+                            && IdempotentBinding.appliesFromClass(javaMethod) ? onClass : null;
+            if (idempotent == null) {
+                continue;
+            }
+            IdempotentBinding.Site site = new IdempotentBinding.Site(javaClass, javaMethod, idempotent,
+                    onMethod != null, method.getAnnotations(), type.getAnnotations());
+            List<String> wrong = IdempotentBinding.problems(site);
+            if (wrong.isEmpty()) {
+                methods.put(javaMethod, IdempotentBinding.ofValid(site));
+            } else {
+                problems.addAll(wrong);
+            }
+        }
+        if (problems.isEmpty() && (!methods.isEmpty() || onClass != null)) {
+            idempotents.put(javaClass, methods);
+        }
+        return problems;
+    }
+
+    private <T> List<String> bindInbox(AnnotatedType<T> type, BeanManager beans) {
         Class<T> javaClass = type.getJavaClass();
         Inbox onClass = inbox(type.getAnnotations(), beans);
         Map<Method, InboxBinding> methods = new LinkedHashMap<>();
@@ -193,59 +230,54 @@ public class InboxExtension implements Extension {
             }
         }
         if (problems.isEmpty() && !methods.isEmpty()) {
-            bindings.put(javaClass, Map.copyOf(methods));
+            inboxes.put(javaClass, methods);
         }
         return problems;
     }
 
     /**
-     * Returns the binding of a method of an intercepted instance: that of the nearest class, from the instance's own
-     * class up, that this extension bound. The instance's class is the bean class, or a subclass the container
-     * generated to intercept or decorate it.
+     * Returns the {@code @Inbox} binding of a method of an intercepted instance ({@link BindingIndex#binding}).
      *
      * <p>Not through {@code @Intercepted Bean<?>}: a message-driven bean is not a CDI bean, so Weld injects
      * {@code null} there (and logs WELD-001703 for every instance), and message-driven beans are the main use.
-     *
-     * <p>Found once per class and method, then kept: a call finds its binding in two lookups.
      *
      * @param type   the class of the intercepted instance
      * @param method the intercepted method
      * @return the binding, or {@code null} when {@code @Inbox} does not apply to that method of that class
      */
     InboxBinding binding(Class<?> type, Method method) {
-        Map<Method, InboxBinding> known = found.get(type);
-        InboxBinding binding = known == null ? null : known.get(method);
-        if (binding == null) {
-            binding = find(type, method);
-            if (binding != null) {
-                found.computeIfAbsent(type, key -> new ConcurrentHashMap<>()).put(method, binding);
-            }
-        }
-        return binding;
+        return inboxes.binding(type, method);
     }
 
-    /** Looks for the binding of a method of an intercepted instance's class: from that class up, then by signature. */
-    private InboxBinding find(Class<?> type, Method method) {
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            Map<Method, InboxBinding> methods = bindings.get(c);
-            if (methods != null) {
-                return binding(methods, method);
-            }
-        }
-        return null;
+    /**
+     * Returns the {@code @Idempotent} binding of a method of an intercepted instance ({@link BindingIndex#binding}).
+     *
+     * @param type   the class of the intercepted instance
+     * @param method the intercepted method
+     * @return the binding, or {@code null} when {@code @Idempotent} does not apply to that method of that class
+     */
+    IdempotentBinding idempotent(Class<?> type, Method method) {
+        return idempotents.binding(type, method);
     }
 
-    private static InboxBinding binding(Map<Method, InboxBinding> methods, Method method) {
-        InboxBinding binding = methods.get(method);
-        if (binding == null) {
-            // The container may name the method by an interface that declares it (MessageListener.onMessage).
-            for (Map.Entry<Method, InboxBinding> entry : methods.entrySet()) {
-                if (sameSignature(entry.getKey(), method)) {
-                    return entry.getValue();
-                }
-            }
-        }
-        return binding;
+    /**
+     * Whether {@code @Idempotent} was bound on the intercepted instance's class: a method of such a class without a
+     * binding is one that the class's annotation does not apply to (a {@code GET}, say).
+     *
+     * @param type the class of the intercepted instance
+     * @return whether the class or a superclass was bound
+     */
+    boolean idempotentBound(Class<?> type) {
+        return idempotents.bound(type);
+    }
+
+    /**
+     * Whether the application has {@code @Idempotent} methods, which store responses in the inbox table.
+     *
+     * @return whether any method was bound
+     */
+    public boolean storesResponses() {
+        return !idempotents.isEmpty();
     }
 
     /**
@@ -255,9 +287,14 @@ public class InboxExtension implements Extension {
      */
     public Map<String, String> scopes() {
         Map<String, String> scopes = new LinkedHashMap<>();
-        for (Map<Method, InboxBinding> methods : bindings.values()) {
+        for (Map<Method, InboxBinding> methods : inboxes.all()) {
             for (InboxBinding binding : methods.values()) {
                 scopes.putIfAbsent(binding.scope(), "@Inbox on " + binding.description());
+            }
+        }
+        for (Map<Method, IdempotentBinding> methods : idempotents.all()) {
+            for (IdempotentBinding binding : methods.values()) {
+                scopes.putIfAbsent(binding.scope(), "@Idempotent on " + binding.description());
             }
         }
         return scopes;
@@ -281,7 +318,21 @@ public class InboxExtension implements Extension {
         return null;
     }
 
-    private static boolean sameSignature(Method a, Method b) {
-        return a.getName().equals(b.getName()) && java.util.Arrays.equals(a.getParameterTypes(), b.getParameterTypes());
+    /** The {@code @Idempotent} among the annotations, directly or through a stereotype; {@code null} when none. */
+    private static Idempotent idempotent(Collection<Annotation> annotations, BeanManager beans) {
+        for (Annotation annotation : annotations) {
+            if (annotation instanceof Idempotent idempotent) {
+                return idempotent;
+            }
+        }
+        for (Annotation annotation : annotations) {
+            if (beans.isStereotype(annotation.annotationType())) {
+                Idempotent inherited = idempotent(beans.getStereotypeDefinition(annotation.annotationType()), beans);
+                if (inherited != null) {
+                    return inherited;
+                }
+            }
+        }
+        return null;
     }
 }

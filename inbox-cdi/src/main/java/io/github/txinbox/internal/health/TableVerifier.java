@@ -3,6 +3,7 @@ package io.github.txinbox.internal.health;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxTableException;
 import io.github.txinbox.PreparedTransaction;
+import io.github.txinbox.internal.binding.InboxExtension;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
@@ -37,6 +38,9 @@ public class TableVerifier {
     @Inject
     private InboxRepository repository;
 
+    @Inject
+    private InboxExtension extension;
+
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     private TransactionSynchronizationRegistry transactions;
 
@@ -49,7 +53,8 @@ public class TableVerifier {
     }
 
     /**
-     * Checks the table and lists the transactions prepared for longer than the given age, in a new transaction.
+     * Checks the table (with the response columns where the application has {@code @Idempotent} methods) and lists
+     * the transactions prepared for longer than the given age, in a new transaction.
      *
      * @param preparedAge how long a transaction must have been prepared to be listed
      * @return the findings
@@ -60,6 +65,9 @@ public class TableVerifier {
         InboxTableException unfit = null;
         try {
             repository.verifyTable();
+            if (extension.storesResponses()) {
+                repository.verifyResponseColumns();
+            }
         } catch (InboxTableException e) {
             unfit = e;
         }

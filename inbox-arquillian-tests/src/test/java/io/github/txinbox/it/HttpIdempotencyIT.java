@@ -1,0 +1,368 @@
+package io.github.txinbox.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.txinbox.Idempotent;
+import io.github.txinbox.InboxSettings;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashPoint;
+import io.github.txinbox.it.harness.CrashApplication;
+import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.http.EjbHttpOrders;
+import io.github.txinbox.it.http.HttpApplication;
+import io.github.txinbox.it.http.HttpOrders;
+import io.github.txinbox.it.http.OrderDesk;
+import java.io.ByteArrayOutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code @Idempotent} seen by an HTTP client, against the deployed application, its effects counted in PostgreSQL: a
+ * retry of a committed request replayed, twenty concurrent copies with one effect, a key reused for another request, a
+ * missing or bad key, a first attempt that does not commit, a committed 4xx, a response too long to store, and a copy
+ * that arrives while the first is still running. On a CDI bean with {@code @Transactional} and on a stateless session
+ * bean.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@Tag("portable")
+class HttpIdempotencyIT {
+
+    /** The claim's wait in this deployment, where the server reads MicroProfile Config (else ten seconds). */
+    private static final String MAX_WAIT = "PT2S";
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    @ArquillianResource
+    private URL application;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class)
+                .addPackage(HttpOrders.class.getPackage())
+                .addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT + "\n"),
+                        "META-INF/microprofile-config.properties");
+    }
+
+    /** A request to send: the endpoint, the key headers, the body and the behaviour. */
+    private record Post(String path, List<String> keys, String body, String behaviour) {
+
+        static Post order(String path, String key, String orderId) {
+            return new Post(path, key == null ? List.of() : List.of(key), "{\"orderId\":\"" + orderId + "\"}", null);
+        }
+
+        Post behaving(String behaviourHeader) {
+            return new Post(path, keys, body, behaviourHeader);
+        }
+
+        Post withKeys(String... headers) {
+            return new Post(path, List.of(headers), body, behaviour);
+        }
+    }
+
+    private HttpResponse<String> send(Post post) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(application.toString())
+                        .resolve(HttpApplication.ROOT + "/" + post.path()))
+                .timeout(Duration.ofMinutes(1))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(post.body()));
+        for (String key : post.keys()) {
+            request.header(Idempotent.IDEMPOTENCY_KEY, key);
+        }
+        if (post.behaviour() != null) {
+            request.header(OrderDesk.BEHAVIOUR, post.behaviour());
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends a request with a key of these bytes over a socket, and returns the response as text. */
+    private String sendRaw(Post post, byte[] key) throws Exception {
+        URI uri = URI.create(application.toString()).resolve(HttpApplication.ROOT + "/" + post.path());
+        byte[] body = post.body().getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.write(("POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                + "\r\nConnection: close\r\n" + Idempotent.IDEMPOTENCY_KEY + ": ").getBytes(StandardCharsets.US_ASCII));
+        request.write(key);
+        request.write("\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        request.write(body);
+        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(60_000);
+            socket.getOutputStream().write(request.toByteArray());
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static String newKey() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static long invoices(String scope, String orderId) {
+        return TestDatabase.invoices(scope, orderId);
+    }
+
+    private static long calls(String scope, String orderId) {
+        return TestDatabase.handlerCalls(scope, orderId);
+    }
+
+    private static long markers(String scope, String key) {
+        return TestDatabase.markers(TestDatabase.INBOX, scope, key);
+    }
+
+    private static boolean replayed(HttpResponse<?> response) {
+        return response.headers().firstValue(Idempotent.REPLAYED).map("true"::equals).orElse(false);
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status, String type) {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElse("")
+                .replaceAll(";.*", ""), response.body());
+        assertTrue(response.body().contains("\"type\":\"urn:txinbox:problem:" + type + "\""), response.body());
+        assertTrue(response.body().contains("\"status\":" + status), response.body());
+    }
+
+    /** A replay has the first response's status, body and headers that matter, and the replay header. */
+    private static void assertReplayOf(HttpResponse<String> first, HttpResponse<String> replay) {
+        assertEquals(first.statusCode(), replay.statusCode());
+        assertEquals(first.body(), replay.body());
+        for (String header : List.of("Content-Type", "Location", "ETag")) {
+            assertEquals(first.headers().firstValue(header), replay.headers().firstValue(header), header);
+        }
+        assertTrue(replayed(replay), "no " + Idempotent.REPLAYED + " header on " + replay.headers().map());
+        assertTrue(!replayed(first), "the first response says it is a replay");
+    }
+
+    private void replaysTheCommittedResponse(String path, String scope) throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        HttpResponse<String> first = send(Post.order(path, key, orderId));
+        assertEquals(201, first.statusCode(), first.body());
+        assertTrue(first.headers().firstValue("Location").orElse("").contains("/orders/"), first.headers().map()
+                .toString());
+        assertTrue(first.body().contains(orderId), first.body());
+        assertEquals(Boolean.TRUE, first.headers().firstValue("X-Not-Replayed").isPresent());
+
+        HttpResponse<String> retry = send(Post.order(path, key, orderId));
+        assertReplayOf(first, retry);
+        assertNull(retry.headers().firstValue("X-Not-Replayed").orElse(null), "a header not stored was replayed");
+        // The draft's form of the key, a quoted string, is the same key.
+        HttpResponse<String> quoted = send(Post.order(path, null, orderId).withKeys("\"" + key + "\""));
+        assertReplayOf(first, quoted);
+
+        assertEquals(1, invoices(scope, orderId), "invoices");
+        assertEquals(1, calls(scope, orderId), "calls of the method");
+        assertEquals(1, markers(scope, key), "markers");
+    }
+
+    @Test
+    void aRetryOfACommittedRequestGetsItsResponseAndTheMethodDoesNotRun() throws Exception {
+        replaysTheCommittedResponse("orders", HttpOrders.SCOPE);
+    }
+
+    @Test
+    void aStatelessSessionBeanEndpointIsReplayedToo() throws Exception {
+        replaysTheCommittedResponse("ejb-orders", EjbHttpOrders.SCOPE);
+    }
+
+    @Test
+    void twentyConcurrentCopiesOfOneRequestHaveOneEffect() throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        Post post = Post.order("orders", key, orderId).behaving("slow");
+        int copies = 20;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(copies);
+        List<Future<HttpResponse<String>>> sent = new ArrayList<>();
+        try {
+            for (int i = 0; i < copies; i++) {
+                sent.add(threads.submit(() -> {
+                    start.await();
+                    return send(post);
+                }));
+            }
+            start.countDown();
+            int ran = 0;
+            int inProgress = 0;
+            Set<String> bodies = new HashSet<>();
+            for (Future<HttpResponse<String>> future : sent) {
+                HttpResponse<String> response = future.get();
+                if (response.statusCode() == 409) {
+                    assertProblem(response, 409, "in-progress");
+                    assertTrue(response.headers().firstValue("Retry-After").isPresent(), "no Retry-After");
+                    inProgress++;
+                } else {
+                    assertEquals(201, response.statusCode(), response.body());
+                    bodies.add(response.body());
+                    ran += replayed(response) ? 0 : 1;
+                }
+            }
+            assertEquals(1, ran, "responses that ran the method");
+            assertEquals(1, bodies.size(), "every 201 has the first one's body: " + bodies);
+            System.out.printf("%d copies: 1 ran, %d replayed, %d answered 409%n", copies, copies - 1 - inProgress,
+                    inProgress);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertEquals(1, invoices(HttpOrders.SCOPE, orderId), "invoices");
+        assertEquals(1, calls(HttpOrders.SCOPE, orderId), "calls of the method");
+    }
+
+    @Test
+    void theSameKeyWithAnotherBodyIs422() throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        String other = TestDatabase.newOrderId();
+        assertEquals(201, send(Post.order("orders", key, orderId)).statusCode());
+        assertProblem(send(Post.order("orders", key, other)), 422, "key-reused");
+        assertEquals(1, invoices(HttpOrders.SCOPE, orderId));
+        assertEquals(0, calls(HttpOrders.SCOPE, other), "the method ran for the other body");
+    }
+
+    @Test
+    void noKeyIs400WhereRequiredAndRunsWhereOptional() throws Exception {
+        String orderId = TestDatabase.newOrderId();
+        assertProblem(send(Post.order("orders", null, orderId)), 400, "key-missing");
+        assertEquals(0, calls(HttpOrders.SCOPE, orderId), "calls of the method");
+
+        HttpResponse<String> optional = send(Post.order("orders/optional-key", null, orderId));
+        assertEquals(201, optional.statusCode(), optional.body());
+        assertTrue(!replayed(optional));
+        assertEquals(1, invoices(HttpOrders.SCOPE, orderId), "invoices");
+    }
+
+    @Test
+    void aFirstAttemptThatDoesNotCommitStoresNothingAndTheRetryRuns() throws Exception {
+        Map<String, Integer> attempts = Map.of("fail", 500, "server-error", 500, "rollback-only", 500);
+        for (Map.Entry<String, Integer> attempt : attempts.entrySet()) {
+            String key = newKey();
+            String orderId = TestDatabase.newOrderId();
+            HttpResponse<String> failed = send(Post.order("orders", key, orderId).behaving(attempt.getKey()));
+            assertEquals(attempt.getValue(), failed.statusCode(), attempt.getKey() + ": " + failed.body());
+            if (attempt.getKey().equals("rollback-only")) {
+                assertProblem(failed, 500, "rolled-back");
+            }
+            assertEquals(0, markers(HttpOrders.SCOPE, key), attempt.getKey() + ": a marker was stored");
+            assertEquals(0, invoices(HttpOrders.SCOPE, orderId), attempt.getKey() + ": invoices");
+
+            HttpResponse<String> retry = send(Post.order("orders", key, orderId));
+            assertEquals(201, retry.statusCode(), attempt.getKey() + ": " + retry.body());
+            assertTrue(!replayed(retry), attempt.getKey() + ": the retry was a replay");
+            assertEquals(1, invoices(HttpOrders.SCOPE, orderId), attempt.getKey() + ": invoices");
+            assertEquals(2, calls(HttpOrders.SCOPE, orderId), attempt.getKey() + ": calls of the method");
+        }
+    }
+
+    @Test
+    void aCommitted4xxIsStoredAndReplayed() throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        HttpResponse<String> rejected = send(Post.order("orders", key, orderId).behaving("out-of-stock"));
+        assertEquals(409, rejected.statusCode(), rejected.body());
+        // The retry's behaviour header is not part of the request's fingerprint: the method would now accept it.
+        HttpResponse<String> retry = send(Post.order("orders", key, orderId));
+        assertEquals(409, retry.statusCode(), retry.body());
+        assertEquals(rejected.body(), retry.body());
+        assertTrue(replayed(retry));
+        assertEquals(1, invoices(OrderDesk.REJECTED, orderId), "rejections written");
+        assertEquals(0, invoices(HttpOrders.SCOPE, orderId), "invoices");
+        assertEquals(1, calls(HttpOrders.SCOPE, orderId), "calls of the method");
+    }
+
+    @Test
+    void badKeysAre400AndStoreNothing() throws Exception {
+        String orderId = TestDatabase.newOrderId();
+        Map<String, String[]> bad = Map.of(
+                "too long", new String[] {"k".repeat(InboxSettings.DEFAULTS.maxMessageIdBytes() + 1)},
+                "empty quoted", new String[] {"\"\""},
+                "two headers", new String[] {newKey(), newKey()},
+                "two keys in one header", new String[] {newKey() + ", " + newKey()},
+                "an open quote", new String[] {"\"" + newKey()});
+        for (Map.Entry<String, String[]> key : bad.entrySet()) {
+            HttpResponse<String> response = send(Post.order("orders", null, orderId).withKeys(key.getValue()));
+            assertEquals(400, response.statusCode(), key.getKey() + ": " + response.body());
+            if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
+                assertProblem(response, 400, "key-invalid");
+            } else {
+                // The server itself refused the request before the application saw it.
+                System.out.println(key.getKey() + ": refused by the server: " + response.body());
+            }
+        }
+        // Java's HTTP client sends a header as ASCII (an 'é' as '?'): the key's UTF-8 bytes go by a socket.
+        String raw = sendRaw(Post.order("orders", null, orderId), ("cl\u00e9-" + newKey())
+                .getBytes(StandardCharsets.UTF_8));
+        assertTrue(raw.startsWith("HTTP/1.1 400"), "not ASCII: " + raw);
+        assertEquals(0, calls(HttpOrders.SCOPE, orderId), "calls of the method");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.INBOX
+                + " WHERE scope = ? AND message_id LIKE '%" + orderId + "%'", HttpOrders.SCOPE));
+    }
+
+    @Test
+    void aResponseTooLongToStoreRollsBack() throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        assertProblem(send(Post.order("orders", key, orderId).behaving("large")), 500, "not-stored");
+        assertEquals(0, markers(HttpOrders.SCOPE, key), "markers");
+        assertEquals(0, invoices(HttpOrders.SCOPE, orderId), "invoices");
+        assertEquals(1, calls(HttpOrders.SCOPE, orderId), "calls of the method");
+    }
+
+    @Test
+    void aCopyWhileTheFirstIsStillRunningGets409ThenTheStoredResponse() throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return send(Post.order("orders", key, orderId).behaving("hold"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        CrashApplication.awaitCrashPoint(orderId);
+        long start = System.nanoTime();
+        HttpResponse<String> copy = send(Post.order("orders", key, orderId));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertProblem(copy, 409, "in-progress");
+        String retryAfter = copy.headers().firstValue("Retry-After").orElse(null);
+        assertNotNull(retryAfter, "no Retry-After");
+        assertTrue(Long.parseLong(retryAfter) >= 1, retryAfter);
+        System.out.println("the copy waited " + waited.toMillis() + " ms, then 409 with Retry-After " + retryAfter);
+
+        CrashApplication.releaseCrashPoint(orderId);
+        HttpResponse<String> committed = first.get();
+        assertEquals(201, committed.statusCode(), committed.body());
+        assertReplayOf(committed, send(Post.order("orders", key, orderId)));
+        assertEquals(1, invoices(HttpOrders.SCOPE, orderId), "invoices");
+        assertEquals(1, calls(HttpOrders.SCOPE, orderId), "calls of the method");
+    }
+}
