@@ -11,6 +11,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.http.EjbHttpOrders;
 import io.github.txinbox.it.http.HttpApplication;
 import io.github.txinbox.it.http.HttpOrders;
@@ -68,10 +69,13 @@ class HttpIdempotencyIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class)
-                .addPackage(HttpOrders.class.getPackage())
-                .addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT + "\n"),
-                        "META-INF/microprofile-config.properties");
+        WebArchive war = Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class)
+                .addPackage(HttpOrders.class.getPackage());
+        if (Server.current().hasMicroProfileConfig()) {
+            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT + "\n"),
+                    "META-INF/microprofile-config.properties");
+        }
+        return war;
     }
 
     /** A request to send: the endpoint, the key headers, the body and the behaviour. */

@@ -207,6 +207,8 @@ public final class OpenLiberty extends Server {
                         <feature>messagingClient-3.0</feature>
                         <feature>messagingServer-3.0</feature>
                         <feature>concurrent-3.0</feature>
+                        <feature>restfulWS-3.1</feature>
+                        <feature>jsonb-3.0</feature>
                 %s%s    </featureManager>
 
                     <httpEndpoint id="defaultHttpEndpoint" host="127.0.0.1" httpPort="%d" httpsPort="-1"/>

@@ -38,10 +38,11 @@ import java.util.logging.Logger;
  * transaction commits. Each rule is decided here, in one place; the Jakarta REST filter only fingerprints the request.
  *
  * <p>Enabled by its {@link Priority}, at the same place as the {@code @Inbox} interceptor: after the container has
- * begun the transaction, and before the application's own interceptors, so that a replay runs none of them.
+ * begun the transaction, and before the application's own interceptors, so that a replay runs none of them. It is an
+ * interceptor only where {@link InboxExtension} adds it with {@code @Interceptor}: where the server has Jakarta REST and
+ * Servlet.
  */
 @Idempotent
-@Interceptor
 @Priority(Interceptor.Priority.LIBRARY_BEFORE + 100)
 public class IdempotencyInterceptor {
 

@@ -20,6 +20,7 @@ import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.enterprise.util.AnnotationLiteral;
 import jakarta.interceptor.Interceptor;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.annotation.Annotation;
@@ -57,6 +58,18 @@ public class InboxExtension implements Extension {
     private final BindingIndex<IdempotentBinding> idempotents = new BindingIndex<>();
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
 
+    private static final String JAKARTA_REST = "jakarta.ws.rs.core.Response";
+    private static final String SERVLET_REQUEST = "jakarta.servlet.http.HttpServletRequest";
+
+    /** {@code @Interceptor}, which the interceptor of {@code @Idempotent} gets only where its APIs are present. */
+    @SuppressWarnings("all")
+    private static final class InterceptorLiteral extends AnnotationLiteral<Interceptor> implements Interceptor {
+
+        static final InterceptorLiteral INSTANCE = new InterceptorLiteral();
+
+        private static final long serialVersionUID = 1L;
+    }
+
     /** Where Jakarta EE servers bind the registry, in a component's environment. */
     static final String REGISTRY = "java:comp/TransactionSynchronizationRegistry";
     /** The name of the registry's bean, which {@code InboxRepository} injects by the same literal. */
@@ -70,6 +83,14 @@ public class InboxExtension implements Extension {
                     .add(ApplicationScoped.Literal.INSTANCE);
         } else {
             LOG.fine("No MicroProfile Metrics API: the inbox records no metrics");
+        }
+        if (MicroProfileApis.present(JAKARTA_REST, loader) && MicroProfileApis.present(SERVLET_REQUEST, loader)) {
+            // Not found by the scan (it is no bean class on its own): where Jakarta REST is missing, loading its
+            // methods' types would fail the deployment of every application.
+            event.addAnnotatedType(IdempotencyInterceptor.class, IdempotencyInterceptor.class.getName())
+                    .add(InterceptorLiteral.INSTANCE);
+        } else {
+            LOG.fine("No Jakarta REST or Servlet API: @Idempotent is not available");
         }
         if (MicroProfileApis.present(MicroProfileApis.HEALTH_CHECK, loader)) {
             event.addAnnotatedType(InboxReadiness.class, InboxReadiness.class.getName())
