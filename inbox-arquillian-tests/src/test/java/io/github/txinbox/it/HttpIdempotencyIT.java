@@ -11,17 +11,12 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.OrderRequests;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.http.EjbHttpOrders;
-import io.github.txinbox.it.http.HttpApplication;
 import io.github.txinbox.it.http.HttpOrders;
 import io.github.txinbox.it.http.OrderDesk;
-import java.io.ByteArrayOutputStream;
-import java.net.Socket;
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,15 +56,13 @@ class HttpIdempotencyIT {
     /** The claim's wait in this deployment, where the server reads MicroProfile Config (else ten seconds). */
     private static final String MAX_WAIT = "PT2S";
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
-
     @ArquillianResource
     private URL application;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        WebArchive war = Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class)
+        WebArchive war = Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class,
+                        OrderRequests.class)
                 .addPackage(HttpOrders.class.getPackage());
         if (Server.current().hasMicroProfileConfig()) {
             war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT + "\n"),
@@ -78,54 +71,8 @@ class HttpIdempotencyIT {
         return war;
     }
 
-    /** A request to send: the endpoint, the key headers, the body and the behaviour. */
-    private record Post(String path, List<String> keys, String body, String behaviour) {
-
-        static Post order(String path, String key, String orderId) {
-            return new Post(path, key == null ? List.of() : List.of(key), "{\"orderId\":\"" + orderId + "\"}", null);
-        }
-
-        Post behaving(String behaviourHeader) {
-            return new Post(path, keys, body, behaviourHeader);
-        }
-
-        Post withKeys(String... headers) {
-            return new Post(path, List.of(headers), body, behaviour);
-        }
-    }
-
-    private HttpResponse<String> send(Post post) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(application.toString())
-                        .resolve(HttpApplication.ROOT + "/" + post.path()))
-                .timeout(Duration.ofMinutes(1))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(post.body()));
-        for (String key : post.keys()) {
-            request.header(Idempotent.IDEMPOTENCY_KEY, key);
-        }
-        if (post.behaviour() != null) {
-            request.header(OrderDesk.BEHAVIOUR, post.behaviour());
-        }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** Sends a request with a key of these bytes over a socket, and returns the response as text. */
-    private String sendRaw(Post post, byte[] key) throws Exception {
-        URI uri = URI.create(application.toString()).resolve(HttpApplication.ROOT + "/" + post.path());
-        byte[] body = post.body().getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream request = new ByteArrayOutputStream();
-        request.write(("POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
-                + "\r\nConnection: close\r\n" + Idempotent.IDEMPOTENCY_KEY + ": ").getBytes(StandardCharsets.US_ASCII));
-        request.write(key);
-        request.write("\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        request.write(body);
-        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(60_000);
-            socket.getOutputStream().write(request.toByteArray());
-            socket.getOutputStream().flush();
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-        }
+    private HttpResponse<String> send(OrderRequests request) throws Exception {
+        return request.send(application);
     }
 
     private static String newKey() {
@@ -145,7 +92,7 @@ class HttpIdempotencyIT {
     }
 
     private static boolean replayed(HttpResponse<?> response) {
-        return response.headers().firstValue(Idempotent.REPLAYED).map("true"::equals).orElse(false);
+        return OrderRequests.replayed(response);
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String type) {
@@ -170,18 +117,18 @@ class HttpIdempotencyIT {
     private void replaysTheCommittedResponse(String path, String scope) throws Exception {
         String key = newKey();
         String orderId = TestDatabase.newOrderId();
-        HttpResponse<String> first = send(Post.order(path, key, orderId));
+        HttpResponse<String> first = send(OrderRequests.order(path, key, orderId));
         assertEquals(201, first.statusCode(), first.body());
         assertTrue(first.headers().firstValue("Location").orElse("").contains("/orders/"), first.headers().map()
                 .toString());
         assertTrue(first.body().contains(orderId), first.body());
         assertEquals(Boolean.TRUE, first.headers().firstValue("X-Not-Replayed").isPresent());
 
-        HttpResponse<String> retry = send(Post.order(path, key, orderId));
+        HttpResponse<String> retry = send(OrderRequests.order(path, key, orderId));
         assertReplayOf(first, retry);
         assertNull(retry.headers().firstValue("X-Not-Replayed").orElse(null), "a header not stored was replayed");
         // The draft's form of the key, a quoted string, is the same key.
-        HttpResponse<String> quoted = send(Post.order(path, null, orderId).withKeys("\"" + key + "\""));
+        HttpResponse<String> quoted = send(OrderRequests.order(path, null, orderId).withKeys("\"" + key + "\""));
         assertReplayOf(first, quoted);
 
         assertEquals(1, invoices(scope, orderId), "invoices");
@@ -203,7 +150,7 @@ class HttpIdempotencyIT {
     void twentyConcurrentCopiesOfOneRequestHaveOneEffect() throws Exception {
         String key = newKey();
         String orderId = TestDatabase.newOrderId();
-        Post post = Post.order("orders", key, orderId).behaving("slow");
+        OrderRequests post = OrderRequests.order("orders", key, orderId).behaving("slow");
         int copies = 20;
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(copies);
@@ -247,8 +194,8 @@ class HttpIdempotencyIT {
         String key = newKey();
         String orderId = TestDatabase.newOrderId();
         String other = TestDatabase.newOrderId();
-        assertEquals(201, send(Post.order("orders", key, orderId)).statusCode());
-        assertProblem(send(Post.order("orders", key, other)), 422, "key-reused");
+        assertEquals(201, send(OrderRequests.order("orders", key, orderId)).statusCode());
+        assertProblem(send(OrderRequests.order("orders", key, other)), 422, "key-reused");
         assertEquals(1, invoices(HttpOrders.SCOPE, orderId));
         assertEquals(0, calls(HttpOrders.SCOPE, other), "the method ran for the other body");
     }
@@ -256,10 +203,10 @@ class HttpIdempotencyIT {
     @Test
     void noKeyIs400WhereRequiredAndRunsWhereOptional() throws Exception {
         String orderId = TestDatabase.newOrderId();
-        assertProblem(send(Post.order("orders", null, orderId)), 400, "key-missing");
+        assertProblem(send(OrderRequests.order("orders", null, orderId)), 400, "key-missing");
         assertEquals(0, calls(HttpOrders.SCOPE, orderId), "calls of the method");
 
-        HttpResponse<String> optional = send(Post.order("orders/optional-key", null, orderId));
+        HttpResponse<String> optional = send(OrderRequests.order("orders/optional-key", null, orderId));
         assertEquals(201, optional.statusCode(), optional.body());
         assertTrue(!replayed(optional));
         assertEquals(1, invoices(HttpOrders.SCOPE, orderId), "invoices");
@@ -271,7 +218,7 @@ class HttpIdempotencyIT {
         for (Map.Entry<String, Integer> attempt : attempts.entrySet()) {
             String key = newKey();
             String orderId = TestDatabase.newOrderId();
-            HttpResponse<String> failed = send(Post.order("orders", key, orderId).behaving(attempt.getKey()));
+            HttpResponse<String> failed = send(OrderRequests.order("orders", key, orderId).behaving(attempt.getKey()));
             assertEquals(attempt.getValue(), failed.statusCode(), attempt.getKey() + ": " + failed.body());
             if (attempt.getKey().equals("rollback-only")) {
                 assertProblem(failed, 500, "rolled-back");
@@ -279,7 +226,7 @@ class HttpIdempotencyIT {
             assertEquals(0, markers(HttpOrders.SCOPE, key), attempt.getKey() + ": a marker was stored");
             assertEquals(0, invoices(HttpOrders.SCOPE, orderId), attempt.getKey() + ": invoices");
 
-            HttpResponse<String> retry = send(Post.order("orders", key, orderId));
+            HttpResponse<String> retry = send(OrderRequests.order("orders", key, orderId));
             assertEquals(201, retry.statusCode(), attempt.getKey() + ": " + retry.body());
             assertTrue(!replayed(retry), attempt.getKey() + ": the retry was a replay");
             assertEquals(1, invoices(HttpOrders.SCOPE, orderId), attempt.getKey() + ": invoices");
@@ -291,10 +238,10 @@ class HttpIdempotencyIT {
     void aCommitted4xxIsStoredAndReplayed() throws Exception {
         String key = newKey();
         String orderId = TestDatabase.newOrderId();
-        HttpResponse<String> rejected = send(Post.order("orders", key, orderId).behaving("out-of-stock"));
+        HttpResponse<String> rejected = send(OrderRequests.order("orders", key, orderId).behaving("out-of-stock"));
         assertEquals(409, rejected.statusCode(), rejected.body());
         // The retry's behaviour header is not part of the request's fingerprint: the method would now accept it.
-        HttpResponse<String> retry = send(Post.order("orders", key, orderId));
+        HttpResponse<String> retry = send(OrderRequests.order("orders", key, orderId));
         assertEquals(409, retry.statusCode(), retry.body());
         assertEquals(rejected.body(), retry.body());
         assertTrue(replayed(retry));
@@ -313,7 +260,7 @@ class HttpIdempotencyIT {
                 "two keys in one header", new String[] {newKey() + ", " + newKey()},
                 "an open quote", new String[] {"\"" + newKey()});
         for (Map.Entry<String, String[]> key : bad.entrySet()) {
-            HttpResponse<String> response = send(Post.order("orders", null, orderId).withKeys(key.getValue()));
+            HttpResponse<String> response = send(OrderRequests.order("orders", null, orderId).withKeys(key.getValue()));
             assertEquals(400, response.statusCode(), key.getKey() + ": " + response.body());
             if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
                 assertProblem(response, 400, "key-invalid");
@@ -322,8 +269,8 @@ class HttpIdempotencyIT {
                 System.out.println(key.getKey() + ": refused by the server: " + response.body());
             }
         }
-        // Java's HTTP client sends a header as ASCII (an 'é' as '?'): the key's UTF-8 bytes go by a socket.
-        String raw = sendRaw(Post.order("orders", null, orderId), ("cl\u00e9-" + newKey())
+        // The key's UTF-8 bytes, which Java's HTTP client does not send.
+        String raw = OrderRequests.order("orders", null, orderId).sendRaw(application, ("cl\u00e9-" + newKey())
                 .getBytes(StandardCharsets.UTF_8));
         assertTrue(raw.startsWith("HTTP/1.1 400"), "not ASCII: " + raw);
         assertEquals(0, calls(HttpOrders.SCOPE, orderId), "calls of the method");
@@ -335,7 +282,7 @@ class HttpIdempotencyIT {
     void aResponseTooLongToStoreRollsBack() throws Exception {
         String key = newKey();
         String orderId = TestDatabase.newOrderId();
-        assertProblem(send(Post.order("orders", key, orderId).behaving("large")), 500, "not-stored");
+        assertProblem(send(OrderRequests.order("orders", key, orderId).behaving("large")), 500, "not-stored");
         assertEquals(0, markers(HttpOrders.SCOPE, key), "markers");
         assertEquals(0, invoices(HttpOrders.SCOPE, orderId), "invoices");
         assertEquals(1, calls(HttpOrders.SCOPE, orderId), "calls of the method");
@@ -347,14 +294,14 @@ class HttpIdempotencyIT {
         String orderId = TestDatabase.newOrderId();
         CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
             try {
-                return send(Post.order("orders", key, orderId).behaving("hold"));
+                return send(OrderRequests.order("orders", key, orderId).behaving("hold"));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
         CrashApplication.awaitCrashPoint(orderId);
         long start = System.nanoTime();
-        HttpResponse<String> copy = send(Post.order("orders", key, orderId));
+        HttpResponse<String> copy = send(OrderRequests.order("orders", key, orderId));
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
         assertProblem(copy, 409, "in-progress");
         String retryAfter = copy.headers().firstValue("Retry-After").orElse(null);
@@ -365,7 +312,7 @@ class HttpIdempotencyIT {
         CrashApplication.releaseCrashPoint(orderId);
         HttpResponse<String> committed = first.get();
         assertEquals(201, committed.statusCode(), committed.body());
-        assertReplayOf(committed, send(Post.order("orders", key, orderId)));
+        assertReplayOf(committed, send(OrderRequests.order("orders", key, orderId)));
         assertEquals(1, invoices(HttpOrders.SCOPE, orderId), "invoices");
         assertEquals(1, calls(HttpOrders.SCOPE, orderId), "calls of the method");
     }

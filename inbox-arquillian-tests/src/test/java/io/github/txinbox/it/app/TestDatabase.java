@@ -92,6 +92,24 @@ public final class TestDatabase {
     }
 
     /**
+     * Runs a query whose first column of its only row is a text.
+     *
+     * @return that text
+     */
+    public static String queryString(String sql, Object... parameters) {
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, sql, parameters);
+                ResultSet result = statement.executeQuery()) {
+            if (!result.next()) {
+                throw new IllegalStateException("No row from: " + sql);
+            }
+            return result.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Test SQL failed: " + sql, e);
+        }
+    }
+
+    /**
      * Counts the committed markers of one key in a table.
      *
      * @return 0 or 1

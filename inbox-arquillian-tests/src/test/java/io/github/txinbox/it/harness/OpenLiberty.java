@@ -117,6 +117,11 @@ public final class OpenLiberty extends Server {
         LOG.info(() -> "Open Liberty server " + server + " set up (datasource " + Server.dataSourceKind() + ")");
     }
 
+    @Override
+    public boolean startsStandalone() {
+        return true;
+    }
+
     /**
      * Starts Open Liberty as the server {@value #SERVER}{@code -NAME}, written on the first start with the WAR in its
      * {@code dropins}; ready once the application has started and the server says it is ready (the application's

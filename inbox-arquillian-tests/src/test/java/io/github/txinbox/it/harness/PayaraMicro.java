@@ -125,6 +125,11 @@ public final class PayaraMicro extends Server {
         httpPort = port;
     }
 
+    @Override
+    public boolean startsStandalone() {
+        return true;
+    }
+
     /**
      * Starts Payara Micro by hand in {@code target/killed/NAME} on a free port of 127.0.0.1,
      * with the test resource adapter (connected to the session's broker) and the WAR, exported there on the first

@@ -108,6 +108,15 @@ public abstract sealed class Server permits PayaraMicro, WildFly, OpenLiberty, G
     public abstract Path log();
 
     /**
+     * Whether the tests start this server by hand ({@link #startStandalone}).
+     *
+     * @return {@code false} unless the server's class says otherwise
+     */
+    public boolean startsStandalone() {
+        return false;
+    }
+
+    /**
      * Starts a server of this kind by hand, beside the one Arquillian runs, in a directory of its own under
      * {@code target/killed/NAME} that is kept across restarts (the broker's store, the transaction log), with one WAR
      * and the same configuration as the Arquillian server; waits until the WAR runs. For what Arquillian cannot do:

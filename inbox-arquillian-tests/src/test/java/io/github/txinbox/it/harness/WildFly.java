@@ -88,6 +88,11 @@ public final class WildFly extends Server {
         LOG.info(() -> "WildFly set up in " + home + " (" + CONFIG + ", datasource " + Server.dataSourceKind() + ")");
     }
 
+    @Override
+    public boolean startsStandalone() {
+        return true;
+    }
+
     /**
      * Starts WildFly in {@code target/killed/NAME/wildfly}, a copy of the set-up's configuration made on the first
      * start with the datasource on the database given, the WAR in its {@code deployments}; ready once the WAR's

@@ -1,52 +1,29 @@
 package io.github.txinbox.internal.binding;
 
 import io.github.txinbox.Idempotent;
-import io.github.txinbox.InboxConflictException;
-import io.github.txinbox.InboxMarkerHeldException;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
-import io.github.txinbox.NoActiveTransactionException;
-import io.github.txinbox.RecordedResponse;
-import io.github.txinbox.internal.http.IdempotencyKeys;
-import io.github.txinbox.internal.http.Problems;
-import io.github.txinbox.internal.http.RequestCapture;
-import io.github.txinbox.internal.http.RequestFingerprint;
-import io.github.txinbox.internal.http.ResponseBodies;
+import io.github.txinbox.internal.http.IdempotentExchange;
+import io.github.txinbox.internal.http.KeyRules;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.ext.Providers;
-import java.net.URI;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
- * Applies the {@link Idempotent @Idempotent} rules around a resource method, in the method's transaction: reads the
- * key, claims it, and either replays the stored response or runs the method and stores its response before the
- * transaction commits. Each rule is decided here, in one place; the Jakarta REST filter only fingerprints the request.
+ * Applies {@link Idempotent @Idempotent} around a resource method, in the method's transaction, by handing each call to
+ * {@link IdempotentExchange}. It names no Jakarta REST or Servlet type, so that the container can load it (as it loads
+ * every interceptor of the library's bean archive) on a server without them.
  *
  * <p>Enabled by its {@link Priority}, at the same place as the {@code @Inbox} interceptor: after the container has
- * begun the transaction, and before the application's own interceptors, so that a replay runs none of them. It is an
- * interceptor only where {@link InboxExtension} adds it with {@code @Interceptor}: where the server has Jakarta REST and
- * Servlet.
+ * begun the transaction, and before the application's own interceptors, so that a replay runs none of them.
  */
 @Idempotent
+@Interceptor
 @Priority(Interceptor.Priority.LIBRARY_BEFORE + 100)
 public class IdempotencyInterceptor {
-
-    private static final Logger LOG = Logger.getLogger(Idempotent.class.getName());
 
     private InboxExtension extension;
 
@@ -57,9 +34,6 @@ public class IdempotencyInterceptor {
 
     @Inject
     private InboxRepository repository;
-
-    @Inject
-    private HttpServletRequest request;
 
     @Inject
     void init(InboxExtension extension) {
@@ -77,7 +51,7 @@ public class IdempotencyInterceptor {
     @AroundInvoke
     public Object apply(InvocationContext invocation) throws Exception {
         Class<?> type = invocation.getTarget().getClass();
-        IdempotentBinding binding = extension.idempotent(type, invocation.getMethod());
+        KeyRules binding = extension.idempotent(type, invocation.getMethod());
         if (binding == null) {
             if (extension.idempotentBound(type)) {
                 // The class's @Idempotent does not apply to this method: a GET, or no resource method at all.
@@ -87,143 +61,7 @@ public class IdempotencyInterceptor {
                     .getName() + ", which it has no binding for: the class was not discovered in a bean archive of "
                     + "this application");
         }
-        IdempotencyKeys.Read read = IdempotencyKeys.read(binding.header(),
-                Collections.list(request.getHeaders(binding.header())), settings.maxMessageIdBytes());
-        if (read instanceof IdempotencyKeys.Missing) {
-            if (!binding.required()) {
-                return invocation.proceed();
-            }
-            return Problems.KEY_MISSING.answer("This request needs the header " + binding.header() + ": a key the "
-                    + "client makes up for this request (a UUID) and sends again, unchanged, with each retry of it")
-                    .build();
-        }
-        if (read instanceof IdempotencyKeys.Invalid invalid) {
-            return Problems.KEY_INVALID.answer(invalid.detail() + ". Send one key of printable ASCII, at most "
-                    + settings.maxMessageIdBytes() + " characters long").build();
-        }
-        String key = ((IdempotencyKeys.Key) read).key();
-        if (!(request.getAttribute(RequestFingerprint.PROPERTY) instanceof RequestFingerprint fingerprint)) {
-            throw new IllegalStateException("@Idempotent " + binding.description() + " cannot tell this request from "
-                    + "another with the same key: Jakarta REST did not apply " + RequestCapture.class.getName()
-                    + ". Its feature, io.github.txinbox.internal.http.IdempotencyFeature, is found by the "
-                    + "application's scan; an Application that lists its classes in getClasses() lists it too");
-        }
-        int status = transactions.getTransactionStatus();
-        if (status != Status.STATUS_ACTIVE) {
-            throw new NoActiveTransactionException("@Idempotent " + binding.description(), status);
-        }
-        byte[] requestFingerprint = fingerprint.finish();
-        boolean claimed;
-        try {
-            claimed = repository.claim(binding.scope(), key);
-        } catch (InboxMarkerHeldException | InboxConflictException e) {
-            // The claim marked the transaction for rollback; nothing was written.
-            long seconds = Math.max(1, (settings.claimMaxWait().toMillis() + 999) / 1000);
-            return Problems.IN_PROGRESS.answer("A request with this key is still being processed (" + e.getMessage()
-                    + "). Send it again, with the same key, after " + seconds + " s: it then gets that request's "
-                    + "response").header(HttpHeaders.RETRY_AFTER, seconds).build();
-        }
-        if (!claimed) {
-            return replay(binding, key, requestFingerprint);
-        }
-        Response returned;
-        try {
-            returned = (Response) invocation.proceed();
-        } catch (Exception | Error e) {
-            markRollbackOnly(e);
-            throw e;
-        }
-        return store(binding, key, requestFingerprint, invocation, returned);
-    }
-
-    /** Answers a retry with the stored response, or 422 where the key came with another request. */
-    private Response replay(IdempotentBinding binding, String key, byte[] requestFingerprint) {
-        Optional<RecordedResponse> stored = repository.recordedResponse(binding.scope(), key);
-        if (stored.isEmpty()) {
-            throw new IllegalStateException("@Idempotent " + binding.description() + " found a committed marker of "
-                    + key + " in scope " + binding.scope() + " without a stored response: an @Inbox method or a "
-                    + "direct claim uses the same scope; give @Idempotent a scope of its own");
-        }
-        RecordedResponse recorded = stored.get();
-        if (!recorded.answers(requestFingerprint)) {
-            return Problems.KEY_REUSED.answer("The key " + key + " was used before for another request (another "
-                    + "method, path, query or body), whose response is stored. Send a new key for a new request")
-                    .build();
-        }
-        LOG.fine(() -> "Replayed " + key + " in scope " + binding.scope() + " for " + binding.description());
-        Response.ResponseBuilder replay = Response.status(recorded.status()).header(Idempotent.REPLAYED, "true");
-        byte[] body = recorded.body();
-        if (body.length > 0) {
-            replay.entity(body);
-        }
-        recorded.headers().forEach((name, value) -> {
-            if (name.equalsIgnoreCase(HttpHeaders.LOCATION)) {
-                replay.location(URI.create(value));
-            } else {
-                replay.header(name, value);
-            }
-        });
-        return replay.build();
-    }
-
-    /**
-     * Stores the method's response and returns it with its body as stored; stores nothing where the transaction will
-     * not commit (a 5xx rolls it back).
-     */
-    private Response store(IdempotentBinding binding, String key, byte[] requestFingerprint,
-            InvocationContext invocation, Response returned) {
-        Response response = returned != null ? returned : Response.noContent().build();
-        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
-            if (response.getStatus() < 400) {
-                return Problems.ROLLED_BACK.answer("The request's transaction was marked for rollback, so nothing of "
-                        + "it was committed although it answered " + response.getStatus() + ". Send it again with the "
-                        + "same key").build();
-            }
-            return response;
-        }
-        if (response.getStatus() >= 500) {
-            markRollbackOnly(null);
-            return response;
-        }
-        ResponseBodies.Written written;
-        try {
-            written = ResponseBodies.write(response, (Providers) request.getAttribute(RequestCapture.PROVIDERS),
-                    invocation.getMethod(), settings.maxResponseBytes());
-        } catch (ResponseBodies.NotStorable e) {
-            markRollbackOnly(e);
-            LOG.log(Level.WARNING, e, () -> "@Idempotent " + binding.description() + " could not store its response "
-                    + "to " + key + ", so its transaction rolls back: " + e.getMessage());
-            return Problems.NOT_STORED.answer("The response could not be stored, so nothing of this request was "
-                    + "committed: " + e.getMessage() + ". The server must be changed before a retry can succeed")
-                    .build();
-        }
-        Map<String, String> headers = new LinkedHashMap<>();
-        if (written.mediaType() != null) {
-            headers.put(HttpHeaders.CONTENT_TYPE, written.mediaType().toString());
-        }
-        for (String name : List.of(HttpHeaders.LOCATION, HttpHeaders.ETAG)) {
-            String value = response.getHeaderString(name);
-            if (value != null) {
-                headers.put(name, value);
-            }
-        }
-        repository.recordResponse(binding.scope(), key,
-                new RecordedResponse(requestFingerprint, response.getStatus(), headers, written.bytes()));
-        Response.ResponseBuilder sent = Response.fromResponse(response);
-        if (written.bytes().length > 0) {
-            sent.entity(written.bytes()).type(written.mediaType());
-        }
-        return sent.build();
-    }
-
-    private void markRollbackOnly(Throwable cause) {
-        try {
-            transactions.setRollbackOnly();
-        } catch (IllegalStateException e) {
-            // The transaction already ended (a timeout rolled it back): nothing left to mark.
-            if (cause != null) {
-                cause.addSuppressed(e);
-            }
-        }
+        Object request = extension.servletRequest(IdempotentExchange::servletRequest);
+        return IdempotentExchange.answer(invocation, binding, request, repository, settings, transactions);
     }
 }

@@ -3,6 +3,7 @@ package io.github.txinbox.internal.binding;
 import io.github.txinbox.Idempotent;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxLimits;
+import io.github.txinbox.internal.http.KeyRules;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -13,16 +14,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * What {@link Idempotent @Idempotent} means for one resource method of one bean class, built once at deployment by
- * {@link InboxExtension}: the scope and the header of its keys. Building it checks every rule that can be checked
- * without a request, so that misuse fails the deployment.
- *
- * @param description the bean class and method, as errors and logs name them
- * @param scope       the scope of the keys
- * @param header      the request header that carries the key
- * @param required    whether a request without the key is refused
+ * Binds {@link Idempotent @Idempotent} to one resource method of one bean class, once at deployment for
+ * {@link InboxExtension}: checks every rule that can be checked without a request, so that misuse fails the
+ * deployment, and builds the method's {@link KeyRules}. Names no Jakarta REST type, so that it loads where the server
+ * has none.
  */
-record IdempotentBinding(String description, String scope, String header, boolean required) {
+final class IdempotentBinding {
 
     private static final String RESPONSE = "jakarta.ws.rs.core.Response";
     private static final String HTTP_METHOD = "jakarta.ws.rs.HttpMethod";
@@ -42,6 +39,9 @@ record IdempotentBinding(String description, String scope, String header, boolea
         }
     }
 
+    private IdempotentBinding() {
+    }
+
     /**
      * Whether a class's {@code @Idempotent} applies to a method: one that handles an HTTP method that changes
      * something. A method's own annotation always applies, and is checked.
@@ -58,11 +58,11 @@ record IdempotentBinding(String description, String scope, String header, boolea
      * Builds the binding of a site whose {@link #problems} were found empty.
      *
      * @param site where {@code @Idempotent} applies, checked
-     * @return the binding
+     * @return the method's rules
      */
-    static IdempotentBinding ofValid(Site site) {
+    static KeyRules ofValid(Site site) {
         Idempotent idempotent = site.idempotent();
-        return new IdempotentBinding(site.description(),
+        return new KeyRules(site.description(),
                 idempotent.scope().isEmpty() ? site.beanClass().getName() : idempotent.scope(),
                 idempotent.header(), idempotent.required());
     }
@@ -132,7 +132,8 @@ record IdempotentBinding(String description, String scope, String header, boolea
                     InboxBinding.enumValue(onClass, InboxBinding.EJB_TRANSACTION_ATTRIBUTE, where, problems));
             if (attribute != null && !"REQUIRED".equals(attribute) && !"REQUIRES_NEW".equals(attribute)) {
                 problems.add(where + " runs with @TransactionAttribute(" + attribute + "); @Idempotent needs "
-                        + "REQUIRED (the default) or REQUIRES_NEW, a transaction that begins and ends with the request");
+                        + "REQUIRED (the default) or REQUIRES_NEW, a transaction that begins and ends with the "
+                        + "request");
             }
             return;
         }

@@ -4,6 +4,7 @@ import io.github.txinbox.Idempotent;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxDefinitionException;
 import io.github.txinbox.internal.health.InboxReadiness;
+import io.github.txinbox.internal.http.KeyRules;
 import io.github.txinbox.internal.metrics.InboxMetrics;
 import io.github.txinbox.internal.settings.MicroProfileApis;
 import jakarta.annotation.Priority;
@@ -20,7 +21,6 @@ import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.literal.NamedLiteral;
-import jakarta.enterprise.util.AnnotationLiteral;
 import jakarta.interceptor.Interceptor;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.annotation.Annotation;
@@ -33,17 +33,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
- * Binds {@link Inbox @Inbox} once per application, at deployment: for each type CDI discovers and keeps, it reads
- * the type as the container finally sees it (its {@link AnnotatedType}, after other extensions changed or vetoed it,
- * with stereotypes), builds the {@link InboxBinding} of each method {@code @Inbox} applies to, and fails the
- * deployment on misuse, naming the bean and the method. The interceptor finds the bindings here. It also adds {@link InboxMetrics} where
- * the MicroProfile Metrics API is present, and {@link InboxReadiness} where the MicroProfile Health API is.
+ * Binds {@link Inbox @Inbox} and {@link Idempotent @Idempotent} once per application, at deployment: for each type CDI
+ * discovers and keeps, it reads the type as the container finally sees it (its {@link AnnotatedType}, after other
+ * extensions changed or vetoed it, with stereotypes), builds the {@link InboxBinding} or {@link KeyRules} of each method
+ * either applies to, and fails the deployment on misuse, naming the bean and the method. The interceptors find the
+ * bindings here. It also adds {@link InboxMetrics} where the MicroProfile Metrics API is present, and
+ * {@link InboxReadiness} where the MicroProfile Health API is.
  *
  * <p>It also keeps the server's {@link TransactionSynchronizationRegistry} for the inbox's beans, found in
  * {@value #REGISTRY} at deployment, before any consumer starts. A {@code @Resource} lookup there would be made when
@@ -55,20 +57,10 @@ public class InboxExtension implements Extension {
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
     private final BindingIndex<InboxBinding> inboxes = new BindingIndex<>();
-    private final BindingIndex<IdempotentBinding> idempotents = new BindingIndex<>();
+    private final BindingIndex<KeyRules> idempotents = new BindingIndex<>();
+    /** The container's request of the current thread, a proxy found at the first {@code @Idempotent} call. */
+    private volatile Object servletRequest;
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
-
-    private static final String JAKARTA_REST = "jakarta.ws.rs.core.Response";
-    private static final String SERVLET_REQUEST = "jakarta.servlet.http.HttpServletRequest";
-
-    /** {@code @Interceptor}, which the interceptor of {@code @Idempotent} gets only where its APIs are present. */
-    @SuppressWarnings("all")
-    private static final class InterceptorLiteral extends AnnotationLiteral<Interceptor> implements Interceptor {
-
-        static final InterceptorLiteral INSTANCE = new InterceptorLiteral();
-
-        private static final long serialVersionUID = 1L;
-    }
 
     /** Where Jakarta EE servers bind the registry, in a component's environment. */
     static final String REGISTRY = "java:comp/TransactionSynchronizationRegistry";
@@ -83,14 +75,6 @@ public class InboxExtension implements Extension {
                     .add(ApplicationScoped.Literal.INSTANCE);
         } else {
             LOG.fine("No MicroProfile Metrics API: the inbox records no metrics");
-        }
-        if (MicroProfileApis.present(JAKARTA_REST, loader) && MicroProfileApis.present(SERVLET_REQUEST, loader)) {
-            // Not found by the scan (it is no bean class on its own): where Jakarta REST is missing, loading its
-            // methods' types would fail the deployment of every application.
-            event.addAnnotatedType(IdempotencyInterceptor.class, IdempotencyInterceptor.class.getName())
-                    .add(InterceptorLiteral.INSTANCE);
-        } else {
-            LOG.fine("No Jakarta REST or Servlet API: @Idempotent is not available");
         }
         if (MicroProfileApis.present(MicroProfileApis.HEALTH_CHECK, loader)) {
             event.addAnnotatedType(InboxReadiness.class, InboxReadiness.class.getName())
@@ -197,7 +181,7 @@ public class InboxExtension implements Extension {
     private <T> List<String> bindIdempotent(AnnotatedType<T> type, BeanManager beans) {
         Class<T> javaClass = type.getJavaClass();
         Idempotent onClass = idempotent(type.getAnnotations(), beans);
-        Map<Method, IdempotentBinding> methods = new LinkedHashMap<>();
+        Map<Method, KeyRules> methods = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             Method javaMethod = method.getJavaMember();
@@ -277,8 +261,23 @@ public class InboxExtension implements Extension {
      * @param method the intercepted method
      * @return the binding, or {@code null} when {@code @Idempotent} does not apply to that method of that class
      */
-    IdempotentBinding idempotent(Class<?> type, Method method) {
+    KeyRules idempotent(Class<?> type, Method method) {
         return idempotents.binding(type, method);
+    }
+
+    /**
+     * Returns the container's {@code HttpServletRequest} bean, a proxy to the current thread's request, found once.
+     *
+     * @param lookup finds it
+     * @return the proxy, typed {@code Object} so that this class names no Servlet type
+     */
+    Object servletRequest(Supplier<Object> lookup) {
+        Object found = servletRequest;
+        if (found == null) {
+            found = lookup.get();
+            servletRequest = found;
+        }
+        return found;
     }
 
     /**
@@ -313,8 +312,8 @@ public class InboxExtension implements Extension {
                 scopes.putIfAbsent(binding.scope(), "@Inbox on " + binding.description());
             }
         }
-        for (Map<Method, IdempotentBinding> methods : idempotents.all()) {
-            for (IdempotentBinding binding : methods.values()) {
+        for (Map<Method, KeyRules> methods : idempotents.all()) {
+            for (KeyRules binding : methods.values()) {
                 scopes.putIfAbsent(binding.scope(), "@Idempotent on " + binding.description());
             }
         }

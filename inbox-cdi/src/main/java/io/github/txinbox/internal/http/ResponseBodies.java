@@ -103,7 +103,8 @@ public final class ResponseBodies {
             return MediaType.APPLICATION_OCTET_STREAM_TYPE;
         }
         throw new NotStorable("the response names no media type and the method does not @Produces exactly one; set "
-                + "it with Response.ResponseBuilder.type(...) so that the stored body and its Content-Type agree", null);
+                + "it with Response.ResponseBuilder.type(...) so that the stored body and its Content-Type agree",
+                null);
     }
 
     /** Thrown by {@link Bounded} past its limit; unchecked, so that it passes through a writer. */
