@@ -94,8 +94,6 @@ public class InboxRepository {
         claimSql = Sql.forTable(Sql.CLAIM, table);
         claimLockTimeout = settings.claimMaxWait().toMillis() + "ms";
         deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
-        recordResponseSql = Sql.forTable(Sql.RECORD_RESPONSE, table);
-        recordedResponseSql = Sql.forTable(Sql.RECORDED_RESPONSE, table);
     }
 
     /**
@@ -207,6 +205,10 @@ public class InboxRepository {
             throw new IllegalArgumentException("response must not be null");
         }
         requireActiveTransaction("InboxRepository.recordResponse");
+        if (recordResponseSql == null) {
+            // Made at first use, not in init: the repository is created for every @Inbox bean instance too.
+            recordResponseSql = Sql.forTable(Sql.RECORD_RESPONSE, table);
+        }
         int updated = nativeQuery(recordResponseSql)
                 .setParameter(1, scope)
                 .setParameter(2, messageId)
@@ -234,6 +236,9 @@ public class InboxRepository {
         InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
         InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.recordedResponse");
+        if (recordedResponseSql == null) {
+            recordedResponseSql = Sql.forTable(Sql.RECORDED_RESPONSE, table);
+        }
         List<?> rows = nativeQuery(recordedResponseSql)
                 .setParameter(1, scope)
                 .setParameter(2, messageId)

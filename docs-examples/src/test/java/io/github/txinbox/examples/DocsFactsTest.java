@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -68,7 +69,9 @@ class DocsFactsTest {
                 InboxSettings.SCOPE_BYTES, defaults.maxScopeBytes() + " bytes",
                 InboxSettings.MESSAGE_ID_BYTES, defaults.maxMessageIdBytes() + " bytes",
                 InboxSettings.PREPARED_TRANSACTION_AGE, "`" + defaults.preparedTransactionAge() + "`",
-                InboxSettings.CLAIM_MAX_WAIT, "`" + defaults.claimMaxWait() + "`");
+                InboxSettings.CLAIM_MAX_WAIT, "`" + defaults.claimMaxWait() + "`",
+                InboxSettings.MAX_RESPONSE_BYTES, String.format(Locale.ROOT, "%,d bytes",
+                        defaults.maxResponseBytes()).replace(',', ' '));
         assertEquals(new TreeSet<>(expected.keySet()), settingNames(),
                 "the settings of InboxSettings against those this test knows the defaults of");
 

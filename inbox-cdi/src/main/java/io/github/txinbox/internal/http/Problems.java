@@ -63,7 +63,7 @@ public enum Problems {
         return Response.status(status).type(MEDIA_TYPE).entity(body);
     }
 
-    private static String json(String text) {
+    static String json(String text) {
         StringBuilder escaped = new StringBuilder(text.length() + 16);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

@@ -1,0 +1,139 @@
+package io.github.txinbox.bench;
+
+import io.github.txinbox.Idempotent;
+import io.github.txinbox.bench.http.BenchResources;
+import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.harness.Deployments;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Item 8: a Jakarta REST endpoint with {@code @Idempotent} against the same endpoint without, in requests per second.
+ * Both write one invoice in a transaction of their own and answer 201 with a small JSON body; each request of the
+ * idempotent arm carries a new key, so that every one runs the method and stores its response (the cost of the first
+ * request; a replay costs less). {@value #CLIENTS} client threads send {@value #REQUESTS} requests per round over
+ * HTTP/1.1 keep-alive connections; the arms take turns, in an order that alternates every round.
+ */
+@Order(8)
+@RunAsClient
+@ExtendWith(ArquillianExtension.class)
+class HttpThroughputBenchmark {
+
+    private static final int REQUESTS = 4_000;
+    private static final int ROUNDS = 7;
+    private static final int CLIENTS = 8;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    @ArquillianResource
+    private URL application;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        Results.prepare();
+        return Deployments.war(HttpThroughputBenchmark.class).addPackage(BenchResources.class.getPackage());
+    }
+
+    /** Sends a round to one endpoint and returns its requests per second. */
+    private double requestsPerSecond(String path, boolean keyed) throws Exception {
+        URI uri = URI.create(application.toString()).resolve("bench/orders/" + path);
+        AtomicInteger left = new AtomicInteger(REQUESTS);
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            List<Future<Integer>> sent = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int c = 0; c < CLIENTS; c++) {
+                sent.add(clients.submit(() -> {
+                    int created = 0;
+                    while (left.getAndDecrement() > 0) {
+                        String orderId = "order-" + UUID.randomUUID();
+                        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(1))
+                                .header("Content-Type", "text/plain")
+                                .POST(HttpRequest.BodyPublishers.ofString(orderId));
+                        if (keyed) {
+                            request.header(Idempotent.IDEMPOTENCY_KEY, UUID.randomUUID().toString());
+                        }
+                        HttpResponse<String> response = HTTP.send(request.build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (response.statusCode() != 201) {
+                            throw new IllegalStateException(path + ": " + response.statusCode() + " "
+                                    + response.body());
+                        }
+                        created++;
+                    }
+                    return created;
+                }));
+            }
+            int created = 0;
+            for (Future<Integer> future : sent) {
+                created += future.get();
+            }
+            long nanos = System.nanoTime() - start;
+            if (created != REQUESTS) {
+                throw new IllegalStateException(path + ": " + created + " of " + REQUESTS + " requests answered 201");
+            }
+            return REQUESTS / (nanos / 1e9);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    @Test
+    void withAndWithoutTheKey() throws Exception {
+        long withBefore = invoices(BenchResources.WITH);
+        // A warm-up round each: the first requests also load the classes and fill the pools.
+        requestsPerSecond("plain", false);
+        requestsPerSecond("idempotent", true);
+        List<Double> without = new ArrayList<>();
+        List<Double> with = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            if (round % 2 == 0) {
+                without.add(requestsPerSecond("plain", false));
+                with.add(requestsPerSecond("idempotent", true));
+            } else {
+                with.add(requestsPerSecond("idempotent", true));
+                without.add(requestsPerSecond("plain", false));
+            }
+        }
+        long invoiced = invoices(BenchResources.WITH) - withBefore;
+        if (invoiced != (long) REQUESTS * (ROUNDS + 1)) {
+            throw new IllegalStateException(invoiced + " invoices for " + REQUESTS * (ROUNDS + 1) + " keyed requests");
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < ROUNDS; i++) {
+            ratios.add(with.get(i) / without.get(i));
+        }
+        Results.record("8", "Jakarta REST endpoint with @Idempotent (a new key per request: the method runs and its "
+                        + "response is stored) vs the same endpoint without, requests/s",
+                Results.format(Results.median(without), "req/s"), Results.format(Results.median(with), "req/s"),
+                Results.median(ratios), ">= 0.85", ROUNDS + " rounds of " + REQUESTS + " requests per arm from "
+                        + CLIENTS + " client threads; the ratio is the median of the rounds' ratios, which ranged from "
+                        + String.format("%.3f to %.3f", ratios.stream().mapToDouble(d -> d).min().orElse(0),
+                                ratios.stream().mapToDouble(d -> d).max().orElse(0)));
+    }
+
+    private static long invoices(String consumer) {
+        return TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.SCHEMA + ".invoice WHERE consumer = ?",
+                consumer);
+    }
+}
