@@ -8,6 +8,7 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.misuse.NotSupportedService;
+import io.github.txinbox.it.misuse.UntransactedOrders;
 import io.github.txinbox.it.tables.MissingTable;
 import io.github.txinbox.it.tables.UnfitTable;
 import java.io.IOException;
@@ -47,7 +48,8 @@ class DeploymentChecksIT {
     static WebArchive misuse() {
         // Not the package's message-driven bean: its activation properties are for Artemis's adapter, which GlassFish's
         // OpenMQ adapter refuses before CDI validates anything.
-        return named("Misuse", Deployments.war(DeploymentChecksIT.class, NotSupportedService.class));
+        return named("Misuse", Deployments.war(DeploymentChecksIT.class, NotSupportedService.class,
+                UntransactedOrders.class));
     }
 
     @Deployment(name = "missing-table", managed = false)
@@ -95,6 +97,8 @@ class DeploymentChecksIT {
                 + ".handle runs with @TransactionAttribute(NOT_SUPPORTED)"), said);
         assertTrue(said.contains("@Inbox on " + NotSupportedService.class.getName()
                 + ".describe returns java.lang.String; an @Inbox method must return void or InboxResult"), said);
+        assertTrue(said.contains("@Idempotent on " + UntransactedOrders.class.getName() + ".create runs without a "
+                + "transaction: a resource method is called with none. Add @Transactional"), said);
     }
 
     @Test

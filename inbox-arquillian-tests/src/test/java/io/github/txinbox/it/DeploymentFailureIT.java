@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.PayaraMicro;
 import io.github.txinbox.it.harness.StandaloneServer;
+import io.github.txinbox.it.http.HttpOrders;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.misuse.BeanManagedListener;
 import io.github.txinbox.it.misuse.NotSupportedService;
+import io.github.txinbox.it.misuse.UntransactedOrders;
 import io.github.txinbox.it.tables.MissingTable;
 import io.github.txinbox.it.tables.UnfitTable;
 import java.nio.file.Files;
@@ -67,6 +70,12 @@ class DeploymentFailureIT {
             Deployments.war(DeploymentFailureIT.class).addPackage(Orders.class.getPackage()),
             InboxSettings.SCOPE_BYTES + "=5");
 
+    /** An {@code @Idempotent} application on a table without the response columns (CustomTableIT's). */
+    private static final WebArchive NO_RESPONSE_COLUMNS = configured("NoResponseColumns",
+            Deployments.war(DeploymentFailureIT.class, CrashPoint.class, CrashPoint.Phase.class)
+                    .addPackage(HttpOrders.class.getPackage()),
+            InboxSettings.TABLE + "=" + TestDatabase.CUSTOM_SCHEMA + ".markers");
+
     private static final WebArchive TABLE_CHECK_OFF = named("TableCheckOff",
             Deployments.war(DeploymentFailureIT.class, MissingTable.class));
 
@@ -96,7 +105,8 @@ class DeploymentFailureIT {
                 + "message_id text NOT NULL, processed_at timestamptz NOT NULL DEFAULT now(), "
                 + "PRIMARY KEY (scope, message_id))");
         failures = start(List.of(MISUSE, AMBIGUOUS_UNITS, MISSING_TABLE, UNFIT_TABLE, TWO_TABLES,
-                UNFIT_COLLATION_TABLE, CONFIGURED_MISSING_TABLE, INVALID_SETTING, SCOPE_OVER_LIMIT), List.of());
+                UNFIT_COLLATION_TABLE, CONFIGURED_MISSING_TABLE, INVALID_SETTING, SCOPE_OVER_LIMIT,
+                NO_RESPONSE_COLUMNS), List.of());
         Path properties = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
                 "table-check-off.properties"), InboxSettings.TABLE_CHECK + "=false\n");
         checkOff = start(List.of(TABLE_CHECK_OFF), List.of("--systemProperties", properties.toString()));
@@ -138,6 +148,22 @@ class DeploymentFailureIT {
                         + ".handle runs with @TransactionAttribute(NOT_SUPPORTED)",
                 "@Inbox on " + NotSupportedService.class.getName()
                         + ".describe returns java.lang.String; an @Inbox method must return void or InboxResult");
+    }
+
+    @Test
+    void misuseOfIdempotentFailsTheDeploymentNamingBeanAndMethod() {
+        failedSaying(MISUSE,
+                "@Idempotent on " + UntransactedOrders.class.getName() + ".create runs without a transaction: a "
+                        + "resource method is called with none. Add @Transactional",
+                "@Idempotent on " + UntransactedOrders.class.getName() + ".read: the method handles GET, which "
+                        + "changes nothing and needs no key");
+    }
+
+    @Test
+    void anIdempotentApplicationOnATableWithoutTheResponseColumnsFailsToStart() {
+        failedSaying(NO_RESPONSE_COLUMNS, "The inbox table \"txinbox_it_custom\".\"markers\" will not do for "
+                        + "@Idempotent: it has no column request_fingerprint (bytea), where @Idempotent stores responses",
+                "ALTER TABLE \"txinbox_it_custom\".\"markers\"");
     }
 
     @Test
