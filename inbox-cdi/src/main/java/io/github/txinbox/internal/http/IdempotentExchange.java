@@ -109,11 +109,14 @@ public final class IdempotentExchange {
         try {
             claimed = repository.claim(binding.scope(), key);
         } catch (InboxMarkerHeldException | InboxConflictException e) {
-            // The claim marked the transaction for rollback; nothing was written.
+            // The claim marked the transaction for rollback; nothing was written. The cause stays in the log: it
+            // speaks of the server's transactions, not of the client's request.
+            LOG.info(() -> "@Idempotent " + binding.description() + " answered 409 for " + key + " in scope "
+                    + binding.scope() + ": " + e.getMessage());
             long seconds = Math.max(1, (settings.claimMaxWait().toMillis() + 999) / 1000);
-            return Problems.IN_PROGRESS.answer("A request with this key is still being processed (" + e.getMessage()
-                    + "). Send it again, with the same key, after " + seconds + " s: it then gets that request's "
-                    + "response").header(HttpHeaders.RETRY_AFTER, seconds).build();
+            return Problems.IN_PROGRESS.answer("A request with this key is still being processed. Send it again, "
+                    + "with the same key, after " + seconds + " s: it then gets that request's response")
+                    .header(HttpHeaders.RETRY_AFTER, seconds).build();
         }
         if (!claimed) {
             return replay(binding, key, requestFingerprint);
