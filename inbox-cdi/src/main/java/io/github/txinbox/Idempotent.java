@@ -14,10 +14,12 @@ import java.lang.annotation.Target;
  * request committed: the key comes from the request header {@link #header()} ({@code Idempotency-Key} by default), and
  * its marker is an inbox marker, claimed in the method's container-managed transaction, in the inbox table.
  *
- * <p>Put it on a resource method that handles {@code POST}, {@code PUT}, {@code PATCH} or {@code DELETE}, returns
- * {@link jakarta.ws.rs.core.Response}, and runs in a transaction of its own: {@code @Transactional} (REQUIRED or
- * REQUIRES_NEW) on a CDI bean, or a session bean's container-managed transaction. Misuse fails the deployment. On the
- * class, it applies to each such method of the class.
+ * <p>Put it on a resource method that handles an HTTP method other than {@code GET}, {@code HEAD} and
+ * {@code OPTIONS}, returns {@link jakarta.ws.rs.core.Response}, and runs in a transaction of its own:
+ * {@code @Transactional} (REQUIRED or REQUIRES_NEW) on a CDI bean, or a session bean's container-managed transaction.
+ * Misuse fails the deployment. On the class, it applies to each such method of the class. A resource class that is no
+ * CDI bean gets no interceptor: every request to its {@code @Idempotent} methods is refused with 500, before the
+ * method runs.
  *
  * <p>The rules, in the method's transaction (docs/http.md has the table, with each answer's problem type):
  * <ul>

@@ -27,6 +27,7 @@ public class PaymentResource {
     public Response pay(PaymentRequest request) {
         Payment payment = new Payment(request.amount());
         entityManager.persist(payment);
+        entityManager.flush(); // the body is written before the commit: let it see what the flush sets
         return Response.created(URI.create("payments/" + payment.getId()))
                 .type(MediaType.APPLICATION_JSON) // the body is stored as this type writes it
                 .entity(payment)

@@ -13,6 +13,7 @@ import io.github.txinbox.it.http.HttpOrders;
 import io.github.txinbox.it.messaging.Orders;
 import io.github.txinbox.it.misuse.BeanManagedListener;
 import io.github.txinbox.it.misuse.NotSupportedService;
+import io.github.txinbox.it.misuse.SharedScope;
 import io.github.txinbox.it.misuse.UntransactedOrders;
 import io.github.txinbox.it.tables.MissingTable;
 import io.github.txinbox.it.tables.UnfitTable;
@@ -156,7 +157,9 @@ class DeploymentFailureIT {
                 "@Idempotent on " + UntransactedOrders.class.getName() + ".create runs without a transaction: a "
                         + "resource method is called with none. Add @Transactional",
                 "@Idempotent on " + UntransactedOrders.class.getName() + ".read: the method handles GET, which "
-                        + "changes nothing and needs no key");
+                        + "changes nothing and needs no key",
+                "@Inbox on " + SharedScope.class.getName() + ".handle and @Idempotent on " + SharedScope.class.getName()
+                        + ".create share the scope 'shared'");
     }
 
     @Test

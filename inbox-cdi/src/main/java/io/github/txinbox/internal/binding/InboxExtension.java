@@ -4,6 +4,7 @@ import io.github.txinbox.Idempotent;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxDefinitionException;
 import io.github.txinbox.internal.health.InboxReadiness;
+import io.github.txinbox.internal.http.IdempotentMethods;
 import io.github.txinbox.internal.http.KeyRules;
 import io.github.txinbox.internal.metrics.InboxMetrics;
 import io.github.txinbox.internal.settings.MicroProfileApis;
@@ -52,7 +53,7 @@ import javax.naming.NamingException;
  * each bean is created, and a connector's thread (a Kafka consumer's, for one) has no component environment: there it
  * fails.
  */
-public class InboxExtension implements Extension {
+public class InboxExtension implements Extension, IdempotentMethods {
 
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
@@ -167,6 +168,7 @@ public class InboxExtension implements Extension {
             }
         }
         candidates.clear();
+        problems.addAll(sharedScopes());
         for (String problem : problems) {
             event.addDefinitionError(new InboxDefinitionException(problem));
         }
@@ -291,6 +293,11 @@ public class InboxExtension implements Extension {
         return idempotents.bound(type);
     }
 
+    @Override
+    public boolean bound(Class<?> resourceClass, Method method) {
+        return idempotents.binding(resourceClass, method) != null;
+    }
+
     /**
      * Whether the application has {@code @Idempotent} methods, which store responses in the inbox table.
      *
@@ -318,6 +325,32 @@ public class InboxExtension implements Extension {
             }
         }
         return scopes;
+    }
+
+    /**
+     * Lists the scopes that an {@code @Inbox} method and an {@code @Idempotent} method share: there a message id and an
+     * idempotency key would be taken for each other, and a message whose id equals a committed key would be skipped.
+     */
+    private List<String> sharedScopes() {
+        Map<String, String> inboxScopes = new LinkedHashMap<>();
+        for (Map<Method, InboxBinding> methods : inboxes.all()) {
+            for (InboxBinding binding : methods.values()) {
+                inboxScopes.putIfAbsent(binding.scope(), binding.description());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        Set<String> reported = new java.util.HashSet<>();
+        for (Map<Method, KeyRules> methods : idempotents.all()) {
+            for (KeyRules rules : methods.values()) {
+                String inbox = inboxScopes.get(rules.scope());
+                if (inbox != null && reported.add(rules.scope())) {
+                    problems.add("@Inbox on " + inbox + " and @Idempotent on " + rules.description() + " share the "
+                            + "scope '" + rules.scope() + "': a message id and an idempotency key would be taken for "
+                            + "each other; give each a scope of its own");
+                }
+            }
+        }
+        return problems;
     }
 
     /** The {@code @Inbox} among the annotations, directly or through a stereotype; {@code null} when none. */

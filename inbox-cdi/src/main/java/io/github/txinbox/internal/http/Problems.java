@@ -20,7 +20,9 @@ public enum Problems {
     /** The method's transaction will not commit although it answered with a success: 500. */
     ROLLED_BACK(500, "Request rolled back"),
     /** The response could not be stored (too long, a body that cannot be written): 500. */
-    NOT_STORED(500, "Response not stored");
+    NOT_STORED(500, "Response not stored"),
+    /** The method carries {@code @Idempotent}, but CDI did not bind it: 500, and the method does not run. */
+    NOT_APPLIED(500, "Idempotency not applied");
 
     /** The media type of problem details. */
     public static final String MEDIA_TYPE = "application/problem+json";
