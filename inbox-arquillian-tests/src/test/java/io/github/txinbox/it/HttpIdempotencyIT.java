@@ -282,7 +282,12 @@ class HttpIdempotencyIT {
         String raw = OrderRequests.order("orders", null, orderId).sendRaw(application, ("cl\u00e9-" + first)
                 .getBytes(StandardCharsets.UTF_8));
         assertTrue(raw.startsWith("HTTP/1.1 400"), "not ASCII: " + raw);
-        assertTrue(raw.contains("urn:txinbox:problem:key-invalid"), "not ASCII: " + raw);
+        if (raw.contains("application/problem+json")) {
+            assertTrue(raw.contains("urn:txinbox:problem:key-invalid"), "not ASCII: " + raw);
+        } else {
+            // Payara's Grizzly refuses a header with such bytes itself.
+            System.out.println("not ASCII: refused by the server: " + raw.lines().findFirst().orElse(""));
+        }
         assertEquals(0, calls(HttpOrders.SCOPE, orderId), "calls of the method");
         // Every key tried, whole or as a part: none has a marker.
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.INBOX
@@ -290,13 +295,28 @@ class HttpIdempotencyIT {
                 "%" + first + "%", "%" + second + "%"), "markers");
     }
 
+    /**
+     * A resource class without a scope: RESTEasy (WildFly, Open Liberty) makes it a request-scoped CDI bean itself, and
+     * the rules apply; Jersey (Payara, GlassFish) creates it outside CDI, and every request is refused before the method
+     * runs. Never does the method run without the rules.
+     */
     @Test
-    void aResourceThatIsNoCdiBeanRefusesEveryRequestBeforeItRuns() throws Exception {
+    void aResourceWithoutAScopeRunsUnderTheRulesOrNotAtAll() throws Exception {
         String orderId = TestDatabase.newOrderId();
-        HttpResponse<String> refused = new OrderRequests("plain-orders", List.of(newKey()), orderId, null)
-                .send(application);
-        assertProblem(refused, 500, "not-applied");
-        assertEquals(0, calls(PlainOrders.CONSUMER, orderId), "calls of the method");
+        OrderRequests post = new OrderRequests("plain-orders", List.of(newKey()), orderId, null);
+        HttpResponse<String> first = send(post);
+        if (first.statusCode() == 500) {
+            assertProblem(first, 500, "not-applied");
+            assertEquals(0, calls(PlainOrders.CONSUMER, orderId), "calls of the method");
+            System.out.println("a resource without a scope: refused, not a CDI bean here");
+        } else {
+            assertEquals(201, first.statusCode(), first.body());
+            HttpResponse<String> retry = send(post);
+            assertEquals(201, retry.statusCode(), retry.body());
+            assertTrue(replayed(retry), "the retry ran the method again");
+            assertEquals(1, calls(PlainOrders.CONSUMER, orderId), "calls of the method");
+            System.out.println("a resource without a scope: a CDI bean here, under the rules");
+        }
     }
 
     @Test

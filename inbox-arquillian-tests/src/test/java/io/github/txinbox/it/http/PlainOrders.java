@@ -8,8 +8,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
 
 /**
- * An order endpoint that is no CDI bean (no scope, in a bean archive discovered by annotations): Jakarta REST creates
- * it, so neither {@code @Transactional} nor {@code @Idempotent} applies. The library refuses its requests.
+ * An order endpoint without a scope, in a bean archive discovered by annotations. RESTEasy (WildFly, Open Liberty)
+ * makes it a request-scoped CDI bean itself; Jersey (Payara, GlassFish) creates it outside CDI, where neither
+ * {@code @Transactional} nor {@code @Idempotent} applies, and the library refuses its requests.
  */
 @Path("plain-orders")
 public class PlainOrders {
