@@ -150,10 +150,7 @@ class HttpThroughputBenchmark {
     }
 
     private static void record(String measure, List<Double> baseline, List<Double> measured, String target) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < baseline.size(); i++) {
-            ratios.add(measured.get(i) / baseline.get(i));
-        }
+        List<Double> ratios = Results.roundRatios(baseline, measured);
         Results.record("8", measure, Results.format(Results.median(baseline), "req/s"),
                 Results.format(Results.median(measured), "req/s"), Results.median(ratios), target, ROUNDS
                         + " rounds of " + REQUESTS + " requests per arm from " + CLIENTS + " client threads; the "

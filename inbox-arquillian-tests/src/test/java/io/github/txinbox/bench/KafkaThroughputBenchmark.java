@@ -207,10 +207,7 @@ class KafkaThroughputBenchmark {
 
     private static void record(String measure, List<Double> baseline, List<Double> measured, String target,
             String runs) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < baseline.size(); i++) {
-            ratios.add(measured.get(i) / baseline.get(i));
-        }
+        List<Double> ratios = Results.roundRatios(baseline, measured);
         Results.record("7", measure, Results.format(Results.median(baseline), "rec/s"),
                 Results.format(Results.median(measured), "rec/s"), Results.median(ratios), target, runs);
     }

@@ -45,6 +45,21 @@ public final class Results {
                 + "VALUES (?, ?, ?, ?, ?, ?, ?)", item, measure, baseline, measured, ratio, target, runs);
     }
 
+    /**
+     * The ratios of two arms' rounds, round by round: the measured arm's value over the baseline's.
+     *
+     * @param baseline the baseline's value per round
+     * @param measured the measured arm's value per round, in the same order
+     * @return one ratio per round
+     */
+    public static List<Double> roundRatios(List<Double> baseline, List<Double> measured) {
+        List<Double> ratios = new java.util.ArrayList<>();
+        for (int i = 0; i < baseline.size(); i++) {
+            ratios.add(measured.get(i) / baseline.get(i));
+        }
+        return ratios;
+    }
+
     /** The median of some values. */
     public static double median(List<Double> values) {
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();

@@ -99,7 +99,8 @@ public class InboxExtension implements Extension, IdempotentMethods {
             // Interceptors carry the binding to say what they intercept, not to be intercepted.
             return;
         }
-        boolean uses = inbox(type.getAnnotations(), beans) != null || idempotent(type.getAnnotations(), beans) != null
+        boolean uses = binding(type.getAnnotations(), Inbox.class, beans) != null
+                || binding(type.getAnnotations(), Idempotent.class, beans) != null
                 || type.getMethods().stream().anyMatch(method -> method.isAnnotationPresent(Inbox.class)
                         || method.isAnnotationPresent(Idempotent.class));
         if (uses) {
@@ -182,7 +183,7 @@ public class InboxExtension implements Extension, IdempotentMethods {
 
     private <T> List<String> bindIdempotent(AnnotatedType<T> type, BeanManager beans) {
         Class<T> javaClass = type.getJavaClass();
-        Idempotent onClass = idempotent(type.getAnnotations(), beans);
+        Idempotent onClass = binding(type.getAnnotations(), Idempotent.class, beans);
         Map<Method, KeyRules> methods = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
@@ -215,7 +216,7 @@ public class InboxExtension implements Extension, IdempotentMethods {
 
     private <T> List<String> bindInbox(AnnotatedType<T> type, BeanManager beans) {
         Class<T> javaClass = type.getJavaClass();
-        Inbox onClass = inbox(type.getAnnotations(), beans);
+        Inbox onClass = binding(type.getAnnotations(), Inbox.class, beans);
         Map<Method, InboxBinding> methods = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
@@ -353,34 +354,20 @@ public class InboxExtension implements Extension, IdempotentMethods {
         return problems;
     }
 
-    /** The {@code @Inbox} among the annotations, directly or through a stereotype; {@code null} when none. */
-    private static Inbox inbox(Collection<Annotation> annotations, BeanManager beans) {
+    /**
+     * The annotation of that type among the annotations, directly or through a stereotype ({@code @Inbox},
+     * {@code @Idempotent}); {@code null} when none.
+     */
+    private static <A extends Annotation> A binding(Collection<Annotation> annotations, Class<A> type,
+            BeanManager beans) {
         for (Annotation annotation : annotations) {
-            if (annotation instanceof Inbox inbox) {
-                return inbox;
+            if (type.isInstance(annotation)) {
+                return type.cast(annotation);
             }
         }
         for (Annotation annotation : annotations) {
             if (beans.isStereotype(annotation.annotationType())) {
-                Inbox inherited = inbox(beans.getStereotypeDefinition(annotation.annotationType()), beans);
-                if (inherited != null) {
-                    return inherited;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The {@code @Idempotent} among the annotations, directly or through a stereotype; {@code null} when none. */
-    private static Idempotent idempotent(Collection<Annotation> annotations, BeanManager beans) {
-        for (Annotation annotation : annotations) {
-            if (annotation instanceof Idempotent idempotent) {
-                return idempotent;
-            }
-        }
-        for (Annotation annotation : annotations) {
-            if (beans.isStereotype(annotation.annotationType())) {
-                Idempotent inherited = idempotent(beans.getStereotypeDefinition(annotation.annotationType()), beans);
+                A inherited = binding(beans.getStereotypeDefinition(annotation.annotationType()), type, beans);
                 if (inherited != null) {
                     return inherited;
                 }

@@ -119,7 +119,7 @@ public final class IdempotentExchange {
                     .header(HttpHeaders.RETRY_AFTER, seconds).build();
         }
         if (!claimed) {
-            return replay(binding, key, requestFingerprint);
+            return replay(key, requestFingerprint);
         }
         Response returned;
         try {
@@ -128,11 +128,11 @@ public final class IdempotentExchange {
             markRollbackOnly(e);
             throw e;
         }
-        return store(binding, key, requestFingerprint, invocation, returned);
+        return store(key, requestFingerprint, invocation, returned);
     }
 
     /** Answers a retry with the stored response, or 422 where the key came with another request. */
-    private Response replay(KeyRules binding, String key, byte[] requestFingerprint) {
+    private Response replay(String key, byte[] requestFingerprint) {
         Optional<RecordedResponse> stored = repository.recordedResponse(binding.scope(), key);
         if (stored.isEmpty()) {
             throw new IllegalStateException("@Idempotent " + binding.description() + " found a committed marker of "
@@ -165,8 +165,7 @@ public final class IdempotentExchange {
      * Stores the method's response and returns it with its body as stored; stores nothing where the transaction will
      * not commit (a 5xx rolls it back).
      */
-    private Response store(KeyRules binding, String key, byte[] requestFingerprint,
-            InvocationContext invocation, Response returned) {
+    private Response store(String key, byte[] requestFingerprint, InvocationContext invocation, Response returned) {
         Response response = returned != null ? returned : Response.noContent().build();
         if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
             if (response.getStatus() < 400) {
