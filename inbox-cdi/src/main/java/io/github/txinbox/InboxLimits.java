@@ -34,6 +34,12 @@ public final class InboxLimits {
     /** The most markers one call of {@link InboxRepository#deleteExpiredBatch} may delete. */
     public static final int MAX_BATCH_SIZE = 100_000;
 
+    /**
+     * The most message ids one call of {@link InboxRepository#claimAll} accepts: ten times a Kafka consumer's default
+     * {@code max.poll.records}. Claim a larger batch in several calls.
+     */
+    public static final int MAX_CLAIM_IDS = 10_000;
+
     /** The longest retention accepted by {@link InboxRepository#cleanupCutoff}: 100 years. */
     public static final Duration MAX_RETENTION = Duration.ofDays(36_525);
 

@@ -16,9 +16,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,8 +32,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Each marker is keyed by a scope (usually one per consumer) and a message id. {@link #claim} inserts it in the
  * transaction that also runs the message's handler, so that the handler's writes and the marker commit or roll back
  * together: a message whose transaction committed is recognised when it is delivered again, and one whose
- * transaction rolled back is not. Expired markers are removed with {@link #cleanupCutoff} and
- * {@link #deleteExpiredBatch}.
+ * transaction rolled back is not; {@link #claimAll} claims a batch of them in one statement. Expired markers are
+ * removed with {@link #cleanupCutoff} and {@link #deleteExpiredBatch}.
  *
  * <p>The repository never begins, commits or rolls back a transaction: the container owns it. Every method requires
  * an active transaction and throws {@link NoActiveTransactionException} otherwise, and every method checks its
@@ -79,6 +84,7 @@ public class InboxRepository {
 
     private InboxTable table;
     private String claimSql;
+    private String claimAllSql;
     private String claimLockTimeout;
     private String deleteExpiredBatchSql;
     private String recordResponseSql;
@@ -151,16 +157,103 @@ public class InboxRepository {
                 nativeQuery(Sql.RESTORE_LOCK_TIMEOUT).getSingleResult();
             }
         } catch (RuntimeException e) {
-            RuntimeException refused = claimRefused(e, settings.claimMaxWait());
-            try {
-                transactions.setRollbackOnly();
-            } catch (IllegalStateException ended) {
-                // The transaction already ended (a timeout rolled it back): nothing left to mark.
-                refused.addSuppressed(ended);
-            }
-            throw refused;
+            throw markedForRollback(claimRefused(e, settings.claimMaxWait()));
         }
         return claimed;
+    }
+
+    /**
+     * Claims several messages of one scope in the current transaction, in one statement: what {@link #claim} does for
+     * each of them, for the price of one round trip. Made for a consumer that receives its messages in batches, such
+     * as a Kafka connector's poll.
+     *
+     * <p>Returns the ids this transaction inserted the marker of: process those, skip the others, which were
+     * processed before. An id given more than once is claimed once, and returned once. Like {@link #claim}, the call
+     * waits for a concurrent transaction that holds one of the markers, at most {@link InboxSettings#claimMaxWait()}
+     * for the whole statement, and returns that id if the other transaction rolled back. Every call sends its ids in
+     * one order (sorted), so that two batches sharing ids wait for each other rather than deadlock.
+     *
+     * <p>The markers are written in the caller's transaction and commit or roll back together: a batch whose
+     * transaction rolls back leaves no marker of any of its ids, and each comes again unprocessed. To commit some
+     * messages of a batch while others fail, claim and process each failing one in a transaction of its own.
+     *
+     * <p>Every id is checked before any SQL runs, as {@link #claim} checks one; an empty collection claims nothing
+     * and sends no SQL, but still requires an active transaction. When the statement fails, the call marks the
+     * transaction for rollback and throws as {@link #claim} does.
+     *
+     * @param scope      the deduplication scope, as for {@link #claim}
+     * @param messageIds the messages' ids, each valid as for {@link #claim}; at most
+     *                   {@value InboxLimits#MAX_CLAIM_IDS} distinct ones
+     * @return the ids this transaction claimed, each once, iterating in the order first given; unmodifiable
+     * @throws IllegalArgumentException     when the scope is not valid, the collection is null or holds more than
+     *                                      {@value InboxLimits#MAX_CLAIM_IDS} distinct ids, or an id is not valid (the
+     *                                      message names its position)
+     * @throws NoActiveTransactionException when no JTA transaction is active
+     * @throws InboxMarkerHeldException     when another transaction held one of the markers for longer than the bound
+     * @throws InboxConflictException       when the claim conflicted with a concurrent transaction
+     * @throws jakarta.persistence.PersistenceException when the database fails the statement otherwise
+     */
+    public Set<String> claimAll(String scope, Collection<String> messageIds) {
+        InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
+        if (messageIds == null) {
+            throw new IllegalArgumentException("messageIds must not be null");
+        }
+        Set<String> given = new LinkedHashSet<>();
+        int position = 0;
+        for (String messageId : messageIds) {
+            given.add(InboxLimits.requireKey("messageIds[" + position++ + "]", messageId,
+                    settings.maxMessageIdBytes()));
+        }
+        if (given.size() > InboxLimits.MAX_CLAIM_IDS) {
+            throw new IllegalArgumentException("messageIds holds " + given.size() + " distinct ids; the limit is "
+                    + InboxLimits.MAX_CLAIM_IDS + ": claim them in several calls");
+        }
+        requireActiveTransaction("InboxRepository.claimAll");
+        if (given.isEmpty()) {
+            return Set.of();
+        }
+        List<String> sorted = new ArrayList<>(given);
+        Collections.sort(sorted);
+        if (claimAllSql == null) {
+            // Made at first use, not in init: the repository is created for every @Inbox bean instance too.
+            claimAllSql = Sql.forTable(Sql.CLAIM_ALL, table);
+        }
+        String result;
+        try {
+            result = (String) nativeQuery(claimAllSql)
+                    .setParameter(1, scope)
+                    .setParameter(2, Sql.textArray(sorted))
+                    .setParameter(3, claimLockTimeout)
+                    .getSingleResult();
+        } catch (RuntimeException e) {
+            throw markedForRollback(claimRefused(e, settings.claimMaxWait()));
+        }
+        String positions = result.substring(0, result.indexOf('/'));
+        if (positions.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> claimedSorted = new HashSet<>();
+        for (String claimedPosition : positions.split(",")) {
+            claimedSorted.add(sorted.get(Integer.parseInt(claimedPosition) - 1));
+        }
+        Set<String> claimed = new LinkedHashSet<>();
+        for (String messageId : given) {
+            if (claimedSorted.contains(messageId)) {
+                claimed.add(messageId);
+            }
+        }
+        return Collections.unmodifiableSet(claimed);
+    }
+
+    /** Marks the transaction for rollback, as PostgreSQL has aborted it, and returns the failure to throw. */
+    private RuntimeException markedForRollback(RuntimeException refused) {
+        try {
+            transactions.setRollbackOnly();
+        } catch (IllegalStateException ended) {
+            // The transaction already ended (a timeout rolled it back): nothing left to mark.
+            refused.addSuppressed(ended);
+        }
+        return refused;
     }
 
     /**

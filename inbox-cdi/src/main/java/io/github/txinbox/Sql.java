@@ -1,5 +1,7 @@
 package io.github.txinbox;
 
+import java.util.List;
+
 /**
  * Every SQL statement txinbox issues, for PostgreSQL 14 or newer. {@code %1$s} stands for the quoted,
  * schema-qualified table name and {@code %2$s} for the quoted index name; both come from a validated
@@ -93,6 +95,38 @@ final class Sql {
             RETURNING set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)""";
 
     /**
+     * Inserts the markers of ?1 (scope) and every id of ?2, a JSON array of texts ({@link #textArray}), unless they
+     * exist, in the array's order, waiting at most ?3 (a {@code lock_timeout} value) for a concurrent transaction
+     * that holds one. Returns one text value: the 1-based positions in the array of the ids this transaction inserted,
+     * in order, separated by {@code ,} (empty when none), then {@code /}, then the {@code lock_timeout} in effect
+     * again.
+     *
+     * <p>The bound is set as in {@link #CLAIM}, but put back once the whole insert is done: {@code RETURNING} is
+     * evaluated row by row, so restoring it there would leave the rows after the first unbounded. The outer
+     * {@code SELECT} aggregates, and an aggregate's result, with the {@code set_config} in it, is computed after its
+     * last input row, which the insert yields only once it has inserted them all; with no row it still yields its
+     * one result. The ids arrive in one order for every caller ({@link InboxRepository#claimAll} sorts them), so two
+     * batches that share ids wait for each other instead of deadlocking. The join takes the positions back: an
+     * inserted row returns only its columns.
+     */
+    static final String CLAIM_ALL = """
+            WITH given AS (
+                SELECT id, position
+                FROM jsonb_array_elements_text(CAST(?2 AS jsonb)) WITH ORDINALITY AS ids(id, position)
+            ), claimed AS (
+                INSERT INTO %1$s (scope, message_id, processed_at)
+                SELECT ?1, given.id, now()
+                FROM (SELECT set_config('lock_timeout', ?3, true)
+                      FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
+                     ) AS bounded, given
+                ORDER BY given.position
+                ON CONFLICT (scope, message_id) DO NOTHING
+                RETURNING message_id)
+            SELECT coalesce(string_agg(CAST(given.position AS text), ',' ORDER BY given.position), '') || '/'
+                || set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)
+            FROM claimed JOIN given ON given.id COLLATE "C" = claimed.message_id""";
+
+    /**
      * Puts back the {@code lock_timeout} that {@link #CLAIM} saved, after a claim that inserted no row; returns it as
      * text.
      */
@@ -175,6 +209,35 @@ final class Sql {
                  FROM (SELECT to_jsonb(db) AS d FROM pg_database db WHERE db.datname = current_database()) this)
             END
             FROM (SELECT CAST(to_regclass(?1) AS oid) AS oid) t""";
+
+    /**
+     * The texts as a JSON array, which {@link #CLAIM_ALL} reads with {@code jsonb_array_elements_text}: one text
+     * parameter, which every provider binds alike, unlike a SQL array. Quotes, backslashes and control characters are
+     * escaped; everything else is sent as it is. The texts hold no NUL character ({@link InboxLimits#requireKey}),
+     * which {@code jsonb} refuses even escaped.
+     */
+    static String textArray(List<String> texts) {
+        StringBuilder json = new StringBuilder(texts.size() * 40 + 2).append('[');
+        for (int i = 0; i < texts.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            json.append('"');
+            String text = texts.get(i);
+            for (int j = 0; j < text.length(); j++) {
+                char c = text.charAt(j);
+                if (c == '"' || c == '\\') {
+                    json.append('\\').append(c);
+                } else if (c < 0x20) {
+                    json.append(String.format("\\u%04x", (int) c));
+                } else {
+                    json.append(c);
+                }
+            }
+            json.append('"');
+        }
+        return json.append(']').toString();
+    }
 
     static String forTable(String template, InboxTable table) {
         return template.formatted(table.quotedName(), InboxTable.quote(table.processedAtIndexName()));

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -30,6 +34,31 @@ class InboxRepositoryArgumentsTest {
         assertTrue(refused(() -> repository.claim(scope, "m")).startsWith("scope is 256 bytes long"));
         String id = "m".repeat(InboxLimits.DEFAULT_MESSAGE_ID_BYTES + 1);
         assertTrue(refused(() -> repository.claim("s", id)).startsWith("messageId is 1025 bytes long"));
+    }
+
+    @Test
+    void claimAllChecksTheScopeAndEveryIdNamingItsPosition() {
+        assertEquals("scope must not be null", refused(() -> repository.claimAll(null, List.of("m"))));
+        assertEquals("messageIds must not be null", refused(() -> repository.claimAll("s", null)));
+        assertEquals("messageIds[1] must not be null",
+                refused(() -> repository.claimAll("s", Arrays.asList("m", null))));
+        assertEquals("messageIds[2] must not be blank",
+                refused(() -> repository.claimAll("s", List.of("a", "b", " "))));
+        String id = "m".repeat(InboxLimits.DEFAULT_MESSAGE_ID_BYTES + 1);
+        assertTrue(refused(() -> repository.claimAll("s", List.of(id))).startsWith("messageIds[0] is 1025 bytes long"));
+        assertTrue(refused(() -> repository.claimAll("s", List.of("a\u0000"))).startsWith("messageIds[0] must not "
+                + "contain a NUL"));
+    }
+
+    @Test
+    void claimAllRefusesMoreDistinctIdsThanItsLimit() {
+        List<String> tooMany = IntStream.rangeClosed(0, InboxLimits.MAX_CLAIM_IDS).mapToObj(i -> "ID:" + i).toList();
+        assertEquals("messageIds holds 10001 distinct ids; the limit is 10000: claim them in several calls",
+                refused(() -> repository.claimAll("s", tooMany)));
+        // Copies count once: past the argument checks, this repository (no container behind it) finds no transaction.
+        List<String> copies = Collections.nCopies(InboxLimits.MAX_CLAIM_IDS + 1, "ID:1");
+        assertTrue(assertThrows(IllegalStateException.class, () -> repository.claimAll("s", copies)).getMessage()
+                .startsWith("InboxRepository.claimAll cannot run"));
     }
 
     @Test

@@ -15,6 +15,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +75,27 @@ class InboxRepositoryClaimFailureTest {
         assertTrue(held.getMessage().contains("longer than " + InboxSettings.DEFAULT_CLAIM_MAX_WAIT),
                 held.getMessage());
         assertTrue(markedForRollback.get(), "the transaction was not marked for rollback");
+    }
+
+    @Test
+    void claimAllThrowsTheTypedExceptionAndMarksTheTransactionForRollback() throws Exception {
+        PersistenceException failure = failed("40P01");
+        AtomicBoolean markedForRollback = new AtomicBoolean();
+        InboxRepository repository = repository(failure, markedForRollback);
+        repository.init();
+        InboxConflictException conflict = assertThrows(InboxConflictException.class,
+                () -> repository.claimAll("orders", List.of("ID:1", "ID:2")));
+        assertSame(failure, conflict.getCause());
+        assertEquals("40P01", conflict.sqlState());
+        assertTrue(markedForRollback.get(), "the transaction was not marked for rollback");
+    }
+
+    @Test
+    void claimAllOfNoIdsSendsNothing() throws Exception {
+        InboxRepository repository = repository(new IllegalStateException("no statement expected"),
+                new AtomicBoolean());
+        repository.init();
+        assertEquals(Set.of(), repository.claimAll("orders", List.of()));
     }
 
     /** A repository whose claim statement fails with the failure, in an active transaction. */

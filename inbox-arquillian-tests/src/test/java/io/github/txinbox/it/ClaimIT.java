@@ -31,6 +31,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -119,6 +121,42 @@ class ClaimIT {
         assertEquals(0, markers(INBOX, "orders", id));
         assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", id)));
         assertEquals(1, markers(INBOX, "orders", id));
+    }
+
+    @Test
+    void aBatchClaimsOnlyItsNewIdsEachOnceAndRollsBackWhole() throws Exception {
+        String done = newId();
+        String fresh = newId();
+        String quoted = "ID:\"quoted\\ \uD83D\uDE00 " + UUID.randomUUID();
+        assertTrue(Transactions.commit(transaction, () -> inbox.claim("orders", done)));
+        assertEquals(List.of(fresh, quoted), List.copyOf(Transactions.commit(transaction,
+                () -> inbox.claimAll("orders", List.of(fresh, done, fresh, quoted)))));
+        assertEquals(1, markers(INBOX, "orders", fresh));
+        assertEquals(1, markers(INBOX, "orders", quoted));
+        assertEquals(Set.of(), Transactions.commit(transaction,
+                () -> inbox.claimAll("orders", List.of(quoted, done, fresh))), "every id was processed before");
+        String rolledBack = newId();
+        assertEquals(Set.of(rolledBack), Transactions.rollback(transaction,
+                () -> inbox.claimAll("orders", List.of(rolledBack, done))));
+        assertEquals(0, markers(INBOX, "orders", rolledBack), "the rolled-back batch left its marker");
+        assertEquals(Set.of(rolledBack), Transactions.commit(transaction,
+                () -> inbox.claimAll("orders", List.of(done, rolledBack))));
+        assertEquals(Set.of(), Transactions.commit(transaction, () -> inbox.claimAll("orders", List.of())));
+    }
+
+    @Test
+    void aBatchGivesUpAfterTheBoundOnAHeldIdAndMarksTheTransactionForRollback() throws Exception {
+        String id = newId();
+        String other = newId();
+        try (HeldMarker held = HeldMarker.hold("orders", "claim-it", id)) {
+            InboxMarkerHeldException thrown = assertThrows(InboxMarkerHeldException.class,
+                    () -> Transactions.commit(transaction, () -> inbox.claimAll("orders", List.of(other, id))));
+            assertEquals("55P03", sqlState(thrown.getCause()), "lock_not_available, in " + thrown);
+            held.rollBack();
+        }
+        assertEquals(0, markers(INBOX, "orders", other), "the failed batch committed a marker");
+        assertEquals(Set.of(other, id), Transactions.commit(transaction,
+                () -> inbox.claimAll("orders", List.of(other, id))), "claimed once released");
     }
 
     @Test

@@ -18,6 +18,7 @@ import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -60,6 +61,16 @@ class TransactionRequiredIT {
     void claimWithoutATransaction() {
         String id = "ID:" + UUID.randomUUID();
         assertRefused("InboxRepository.claim", Status.STATUS_NO_TRANSACTION, () -> inbox.claim("orders", id));
+        assertEquals(0, TestDatabase.markers(TestDatabase.INBOX, "orders", id));
+    }
+
+    @Test
+    void claimAllWithoutATransaction() {
+        String id = "ID:" + UUID.randomUUID();
+        assertRefused("InboxRepository.claimAll", Status.STATUS_NO_TRANSACTION,
+                () -> inbox.claimAll("orders", List.of(id)));
+        assertRefused("InboxRepository.claimAll", Status.STATUS_NO_TRANSACTION,
+                () -> inbox.claimAll("orders", List.of()));
         assertEquals(0, TestDatabase.markers(TestDatabase.INBOX, "orders", id));
     }
 
