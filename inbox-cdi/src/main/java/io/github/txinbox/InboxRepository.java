@@ -232,17 +232,12 @@ public class InboxRepository {
         if (positions.isEmpty()) {
             return Set.of();
         }
-        Set<String> claimedSorted = new HashSet<>();
+        Set<String> claimed = new HashSet<>();
         for (String claimedPosition : positions.split(",")) {
-            claimedSorted.add(sorted.get(Integer.parseInt(claimedPosition) - 1));
+            claimed.add(sorted.get(Integer.parseInt(claimedPosition) - 1));
         }
-        Set<String> claimed = new LinkedHashSet<>();
-        for (String messageId : given) {
-            if (claimedSorted.contains(messageId)) {
-                claimed.add(messageId);
-            }
-        }
-        return Collections.unmodifiableSet(claimed);
+        given.retainAll(claimed); // keeps the order first given
+        return Collections.unmodifiableSet(given);
     }
 
     /** Marks the transaction for rollback, as PostgreSQL has aborted it, and returns the failure to throw. */
