@@ -11,6 +11,10 @@ import jakarta.persistence.Query;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -68,6 +72,8 @@ public class InboxRepository {
      */
     private static final String HIBERNATE_NATIVE_SPACES = "org.hibernate.query.native.spaces";
 
+    private static final Sql.Jdbc RESTORE_LOCK_TIMEOUT_JDBC = Sql.Jdbc.of(Sql.RESTORE_LOCK_TIMEOUT);
+
     @PersistenceContext(name = PERSISTENCE_CONTEXT_NAME)
     private EntityManager entityManager;
 
@@ -84,7 +90,10 @@ public class InboxRepository {
 
     private InboxTable table;
     private String claimSql;
+    private Sql.Jdbc claimJdbc;
     private String claimAllSql;
+    private Sql.Jdbc claimAllJdbc;
+    private ProviderConnection provider;
     private String claimLockTimeout;
     private String deleteExpiredBatchSql;
     private String recordResponseSql;
@@ -98,6 +107,7 @@ public class InboxRepository {
     void init() {
         table = settings.table();
         claimSql = Sql.forTable(Sql.CLAIM, table);
+        claimJdbc = Sql.Jdbc.of(claimSql);
         claimLockTimeout = settings.claimMaxWait().toMillis() + "ms";
         deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
     }
@@ -144,22 +154,48 @@ public class InboxRepository {
         InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
         InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.claim");
-        boolean claimed;
         try {
-            claimed = !nativeQuery(claimSql)
-                    .setParameter(1, scope)
-                    .setParameter(2, messageId)
-                    .setParameter(3, claimLockTimeout)
-                    .getResultList()
-                    .isEmpty();
-            if (!claimed) {
-                // A duplicate: no row evaluated the claim's RETURNING, which puts the transaction's lock_timeout back.
-                nativeQuery(Sql.RESTORE_LOCK_TIMEOUT).getSingleResult();
-            }
+            return provider().run(entityManager,
+                    connection -> claimOn(connection, scope, messageId),
+                    () -> claimAsNativeQuery(scope, messageId));
         } catch (RuntimeException e) {
             throw markedForRollback(claimRefused(e, settings.claimMaxWait()));
         }
+    }
+
+    private boolean claimOn(Connection connection, String scope, String messageId) throws SQLException {
+        try (PreparedStatement claim = claimJdbc.prepare(connection, scope, messageId, claimLockTimeout);
+                ResultSet row = claim.executeQuery()) {
+            if (row.next()) {
+                return true;
+            }
+        }
+        // A duplicate: no row evaluated the claim's RETURNING, which puts the transaction's lock_timeout back.
+        try (PreparedStatement restore = RESTORE_LOCK_TIMEOUT_JDBC.prepare(connection);
+                ResultSet restored = restore.executeQuery()) {
+            return false;
+        }
+    }
+
+    private boolean claimAsNativeQuery(String scope, String messageId) {
+        boolean claimed = !nativeQuery(claimSql)
+                .setParameter(1, scope)
+                .setParameter(2, messageId)
+                .setParameter(3, claimLockTimeout)
+                .getResultList()
+                .isEmpty();
+        if (!claimed) {
+            nativeQuery(Sql.RESTORE_LOCK_TIMEOUT).getSingleResult();
+        }
         return claimed;
+    }
+
+    /** The provider's way to the transaction's connection; asked in a transaction, once per repository. */
+    private ProviderConnection provider() {
+        if (provider == null) {
+            provider = ProviderConnection.of(entityManager);
+        }
+        return provider;
     }
 
     /**
@@ -217,14 +253,24 @@ public class InboxRepository {
         if (claimAllSql == null) {
             // Made at first use, not in init: the repository is created for every @Inbox bean instance too.
             claimAllSql = Sql.forTable(Sql.CLAIM_ALL, table);
+            claimAllJdbc = Sql.Jdbc.of(claimAllSql);
         }
+        String ids = Sql.textArray(sorted);
         String result;
         try {
-            result = (String) nativeQuery(claimAllSql)
-                    .setParameter(1, scope)
-                    .setParameter(2, Sql.textArray(sorted))
-                    .setParameter(3, claimLockTimeout)
-                    .getSingleResult();
+            result = provider().run(entityManager,
+                    connection -> {
+                        try (PreparedStatement claim = claimAllJdbc.prepare(connection, scope, ids, claimLockTimeout);
+                                ResultSet row = claim.executeQuery()) {
+                            row.next();
+                            return row.getString(1);
+                        }
+                    },
+                    () -> (String) nativeQuery(claimAllSql)
+                            .setParameter(1, scope)
+                            .setParameter(2, ids)
+                            .setParameter(3, claimLockTimeout)
+                            .getSingleResult());
         } catch (RuntimeException e) {
             throw markedForRollback(claimRefused(e, settings.claimMaxWait()));
         }
@@ -431,6 +477,8 @@ public class InboxRepository {
      */
     public void verifyTable() {
         requireActiveTransaction("InboxRepository.verifyTable");
+        // The start-up check calls this first: the claims' way is chosen (and logged) as the application starts.
+        provider();
         Object description = nativeQuery(Sql.DESCRIBE_TABLE).setParameter(1, table.quotedName()).getSingleResult();
         List<String> problems = TableShape.problems((String) description);
         if (!problems.isEmpty()) {

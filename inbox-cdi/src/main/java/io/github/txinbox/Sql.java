@@ -1,6 +1,14 @@
 package io.github.txinbox;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every SQL statement txinbox issues, for PostgreSQL 14 or newer. {@code %1$s} stands for the quoted,
@@ -241,5 +249,92 @@ final class Sql {
 
     static String forTable(String template, InboxTable table) {
         return template.formatted(table.quotedName(), InboxTable.quote(table.processedAtIndexName()));
+    }
+
+    /**
+     * A statement of this class as JDBC takes it, for the claims sent on the provider's own connection
+     * ({@link ProviderConnection}): each numbered parameter ({@code ?1}) turned into JDBC's {@code ?}, and the number
+     * each {@code ?} stands for, in the order they appear; a statement may name a parameter before a lower one, or
+     * twice.
+     */
+    static final class Jdbc {
+
+        private static final Pattern PARAMETER = Pattern.compile("\\?(\\d*)");
+
+        /** Each statement's form, made once: a repository is created for every {@code @Inbox} bean instance. */
+        private static final Map<String, Jdbc> FORMS = new ConcurrentHashMap<>();
+
+        private final String text;
+        private final int[] parameters;
+        private final int count;
+
+        private Jdbc(String text, int[] parameters, int count) {
+            this.text = text;
+            this.parameters = parameters;
+            this.count = count;
+        }
+
+        /**
+         * Turns a statement with numbered parameters into its JDBC form.
+         *
+         * @param statement the statement, as the native queries send it
+         * @return its JDBC form
+         * @throws IllegalArgumentException when a {@code ?} has no number, or a number from 1 to the highest is missing
+         */
+        static Jdbc of(String statement) {
+            return FORMS.computeIfAbsent(statement, Jdbc::parse);
+        }
+
+        private static Jdbc parse(String statement) {
+            Matcher parameter = PARAMETER.matcher(statement);
+            StringBuilder text = new StringBuilder(statement.length());
+            List<Integer> order = new ArrayList<>();
+            while (parameter.find()) {
+                if (parameter.group(1).isEmpty()) {
+                    throw new IllegalArgumentException("a ? without a number at " + parameter.start() + ":\n"
+                            + statement);
+                }
+                order.add(Integer.valueOf(parameter.group(1)));
+                parameter.appendReplacement(text, "?");
+            }
+            parameter.appendTail(text);
+            int count = order.stream().mapToInt(Integer::intValue).max().orElse(0);
+            for (int number = 1; number <= count; number++) {
+                if (!order.contains(number)) {
+                    throw new IllegalArgumentException("?" + number + " is missing, though ?" + count + " is named:\n"
+                            + statement);
+                }
+            }
+            return new Jdbc(text.toString(), order.stream().mapToInt(Integer::intValue).toArray(), count);
+        }
+
+        /** The statement with JDBC's {@code ?}. */
+        String text() {
+            return text;
+        }
+
+        /**
+         * Prepares the statement on a connection and binds its parameters, all texts.
+         *
+         * @param connection the connection
+         * @param values     the value of ?1, ?2, and so on
+         * @return the statement, ready to run; the caller closes it
+         * @throws SQLException when the driver refuses it
+         */
+        PreparedStatement prepare(Connection connection, String... values) throws SQLException {
+            if (values.length != count) {
+                throw new IllegalArgumentException(count + " parameters, but " + values.length + " values");
+            }
+            PreparedStatement statement = connection.prepareStatement(text);
+            try {
+                for (int i = 0; i < parameters.length; i++) {
+                    statement.setString(i + 1, values[parameters[i] - 1]);
+                }
+            } catch (SQLException | RuntimeException e) {
+                statement.close();
+                throw e;
+            }
+            return statement;
+        }
     }
 }

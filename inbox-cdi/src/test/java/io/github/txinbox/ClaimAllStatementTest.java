@@ -13,8 +13,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,23 +53,8 @@ class ClaimAllStatementTest {
     /** Runs the statement in the connection's transaction: the positions claimed, and the lock_timeout after it. */
     private static String[] claimAll(Connection connection, String scope, List<String> ids, String bound)
             throws SQLException {
-        // JDBC numbers its parameters by their order; the statement names them ?1 to ?3.
-        Matcher named = Pattern.compile("\\?(\\d)").matcher(Sql.forTable(Sql.CLAIM_ALL, InboxTable.DEFAULT));
-        List<Integer> order = new ArrayList<>();
-        StringBuilder sql = new StringBuilder();
-        while (named.find()) {
-            order.add(Integer.parseInt(named.group(1)));
-            named.appendReplacement(sql, "?");
-        }
-        named.appendTail(sql);
-        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-            for (int i = 0; i < order.size(); i++) {
-                statement.setString(i + 1, switch (order.get(i)) {
-                    case 1 -> scope;
-                    case 2 -> Sql.textArray(ids);
-                    default -> bound;
-                });
-            }
+        try (PreparedStatement statement = Sql.Jdbc.of(Sql.forTable(Sql.CLAIM_ALL, InboxTable.DEFAULT))
+                .prepare(connection, scope, Sql.textArray(ids), bound)) {
             try (ResultSet row = statement.executeQuery()) {
                 assertTrue(row.next());
                 String result = row.getString(1);

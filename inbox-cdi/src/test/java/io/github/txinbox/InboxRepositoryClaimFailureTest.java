@@ -107,8 +107,12 @@ class InboxRepositoryClaimFailureTest {
             }
             return proxy;
         });
-        EntityManager entityManager = proxy(EntityManager.class, (proxy, method, args) ->
-                method.getName().equals("createNativeQuery") ? query : null);
+        // A provider the library knows no connection of: the claims go as native queries.
+        EntityManager entityManager = proxy(EntityManager.class, (proxy, method, args) -> switch (method.getName()) {
+            case "createNativeQuery" -> query;
+            case "getDelegate" -> proxy;
+            default -> null;
+        });
         TransactionSynchronizationRegistry transactions = proxy(TransactionSynchronizationRegistry.class,
                 (proxy, method, args) -> switch (method.getName()) {
                     case "getTransactionStatus" -> Status.STATUS_ACTIVE;
