@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
+import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.Query;
 import jakarta.transaction.Status;
@@ -410,11 +411,19 @@ public class InboxRepository {
     }
 
     /**
-     * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, oldest first, skipping markers
-     * that other transactions hold locked, so that cleanup running on several nodes at once never waits on itself
-     * or on the inbox's claims. Call it in a transaction of its own per batch, and repeat until it returns less than
-     * the limit. {@link #deleteExpiredBatch(Instant, Instant, int)} does the same from a lower bound, which makes a long
-     * run of batches much faster.
+     * Deletes at most {@code limit} markers processed strictly before {@code cutoff}, oldest first. Call it in a
+     * transaction of its own per batch, and repeat until it returns less than the limit.
+     * {@link #deleteExpiredBatch(Instant, Instant, int)} does the same from a lower bound, which makes a long run of
+     * batches much faster.
+     *
+     * <p>A batch first waits for the purge's turn on the table, a transaction-scoped advisory lock, so that cleanup
+     * running on several nodes runs one batch at a time and never deletes a marker twice; it then deletes without
+     * locking rows beforehand, so it writes no more than the deletes themselves. Claims of new messages never wait
+     * for it. The wait for the turn is bounded by {@link InboxSettings#claimMaxWait()}: a transaction that keeps the
+     * turn longer (one that called this method and is stuck, or prepared and in doubt) fails the batch with a
+     * {@link jakarta.persistence.PersistenceException} naming the lock. Use READ COMMITTED, PostgreSQL's default:
+     * under REPEATABLE READ a batch's snapshot may predate the previous batch, and PostgreSQL fails it with SQLSTATE
+     * 40001.
      *
      * @param cutoff markers with {@code processed_at} before this instant are deleted; a marker exactly at the
      *               cutoff is kept. Between the years 1 and 9999.
@@ -422,6 +431,8 @@ public class InboxRepository {
      * @return how many markers were deleted
      * @throws IllegalArgumentException     when the cutoff is null or out of range, or the limit is out of range
      * @throws NoActiveTransactionException when no JTA transaction is active
+     * @throws PersistenceException         when another transaction kept the purge's turn for longer than
+     *                                      {@link InboxSettings#claimMaxWait()}; the transaction is marked for rollback
      */
     public int deleteExpiredBatch(Instant cutoff, int limit) {
         return deleteExpiredBatch(InboxLimits.EARLIEST, cutoff, limit).deleted();
@@ -432,7 +443,6 @@ public class InboxRepository {
      * {@link DeletedBatch#newest()} of the previous batch: each batch then starts its index scan where the previous
      * one stopped, instead of stepping again over the index entries of every marker deleted before (they stay in the
      * index until VACUUM), so a run of many batches takes time in proportion to the markers, not to their square.
-     * Markers older than {@code from} that a concurrent cleanup held locked are left to that cleanup.
      *
      * @param from   markers with {@code processed_at} before this instant are kept; truncated to the microsecond.
      *               Between {@link InboxLimits#EARLIEST} (for the first batch) and the year 9999, and not after the
@@ -444,6 +454,8 @@ public class InboxRepository {
      * @throws IllegalArgumentException     when an instant is null or out of range, {@code from} is after the cutoff,
      *                                      or the limit is out of range
      * @throws NoActiveTransactionException when no JTA transaction is active
+     * @throws PersistenceException         when another transaction kept the purge's turn for longer than
+     *                                      {@link InboxSettings#claimMaxWait()}; the transaction is marked for rollback
      */
     public DeletedBatch deleteExpiredBatch(Instant from, Instant cutoff, int limit) {
         InboxLimits.requireInstant("from", from);
@@ -453,6 +465,20 @@ public class InboxRepository {
         }
         InboxLimits.requireBatchSize("limit", limit);
         requireActiveTransaction("InboxRepository.deleteExpiredBatch");
+        try {
+            nativeQuery(Sql.PURGE_TURN)
+                    .setParameter(1, table.quotedName())
+                    .setParameter(2, claimLockTimeout)
+                    .getSingleResult();
+        } catch (RuntimeException e) {
+            if (SqlStates.LOCK_NOT_AVAILABLE.equals(SqlStates.of(e))) {
+                throw markedForRollback(new PersistenceException("another transaction held the purge's turn on "
+                        + table.quotedName() + " for longer than " + settings.claimMaxWait() + " ("
+                        + InboxSettings.CLAIM_MAX_WAIT + "): a purge batch that is stuck, or prepared and in doubt "
+                        + "(see pg_locks: locktype advisory, classid " + Sql.PURGE_LOCK_CLASS + ")", e));
+            }
+            throw e;
+        }
         String result = (String) nativeQuery(deleteExpiredBatchSql)
                 .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
                 .setParameter(2, ceilToMicros(cutoff).toString())

@@ -146,16 +146,46 @@ final class Sql {
             SELECT CAST(extract(epoch FROM now()) * 1000000 AS bigint)""";
 
     /**
+     * The first key of the advisory lock that {@link #PURGE_TURN} takes, the letters {@code txib} as a number; the
+     * second key is the table's OID. {@code pg_locks} shows it as {@code classid}.
+     */
+    static final int PURGE_LOCK_CLASS = 0x74786962;
+
+    /**
+     * Waits for the purge's turn on the table named by ?1 (its quoted, qualified name): a transaction-scoped advisory
+     * lock on ({@link #PURGE_LOCK_CLASS}, the table's OID), held until the transaction ends, so that purges on several
+     * nodes run their batches one after another instead of taking row locks to share them. The wait is bounded by
+     * ?2, a {@code lock_timeout} value, set for this statement alone as {@link #CLAIM} does (the innermost subquery
+     * saves the transaction's value, the next sets the bound, the outer select puts the saved value back once the
+     * lock is held; a subquery with a volatile function is not flattened into its parent). Past the bound
+     * PostgreSQL fails the statement with SQLSTATE 55P03. Returns the {@code lock_timeout} in effect again, as text.
+     *
+     * <p>A statement of its own, before {@link #DELETE_EXPIRED_BATCH}: under READ COMMITTED each statement reads a
+     * snapshot taken when it starts, so the delete, which starts once the turn is held, sees every row the previous
+     * batch deleted. Taking the lock inside the delete would leave it a snapshot from before that batch's commit: it
+     * would pick rows already gone and delete fewer than its limit, which ends a purge early.
+     */
+    static final String PURGE_TURN = """
+            SELECT set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)
+            FROM (SELECT pg_advisory_xact_lock(%d, CAST(CAST(CAST(?1 AS regclass) AS oid) AS integer))
+                  FROM (SELECT set_config('lock_timeout', ?2, true)
+                        FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
+                       ) AS bounded
+                 ) AS turn""".formatted(PURGE_LOCK_CLASS);
+
+    /**
      * Deletes at most ?3 markers with {@code processed_at} from ?1 (inclusive) to ?2 (exclusive), both ISO-8601 texts
-     * in UTC, skipping rows that other transactions hold locked. The inner select locks the rows it picks, so their
-     * ctids stay valid for the outer delete; {@code = ANY (ARRAY(...))} lets the planner fetch them by TID. The outer
-     * delete repeats the range because a ctid is unique only within one table: on a partitioned table, a picked
-     * ctid also names rows of the other partitions, and only the expired ones among them may go. Oldest
-     * first, along the {@code processed_at} index, so that a batch reads only the rows it deletes; the lower bound
-     * lets the next batch start its index scan where this one stopped, instead of stepping again over the index
-     * entries of the rows already deleted, which stay in the index until VACUUM. Returns one text value, which every
-     * provider reads alike: the count, {@code /}, and the newest {@code processed_at} deleted in microseconds since
-     * the epoch (empty when none).
+     * in UTC, after {@link #PURGE_TURN} in the same transaction. It takes no row lock beyond the delete's own: the
+     * inner select and the outer delete read one snapshot, in which the picked rows are live, so VACUUM cannot free
+     * their ctids in between, and a row updated in between fails the delete's recheck of its ctid instead of letting
+     * another row go. {@code = ANY (ARRAY(...))} lets the planner fetch them by TID. The outer delete repeats the
+     * range because a ctid is unique only within one table: on a partitioned table, a picked ctid also names rows of
+     * the other partitions, and only the expired ones among them may go. Oldest first, along the
+     * {@code processed_at} index, so that a batch reads only the rows it deletes; the lower bound lets the next batch
+     * start its index scan where this one stopped, instead of stepping again over the index entries of the rows
+     * already deleted, which stay in the index until VACUUM. Returns one text value, which every provider reads
+     * alike: the count, {@code /}, and the newest {@code processed_at} deleted in microseconds since the epoch (empty
+     * when none).
      */
     static final String DELETE_EXPIRED_BATCH = """
             WITH deleted AS (
@@ -164,8 +194,7 @@ final class Sql {
                     SELECT ctid FROM %1$s
                     WHERE processed_at >= CAST(?1 AS timestamptz) AND processed_at < CAST(?2 AS timestamptz)
                     ORDER BY processed_at
-                    LIMIT ?3
-                    FOR UPDATE SKIP LOCKED))
+                    LIMIT ?3))
                 AND processed_at >= CAST(?1 AS timestamptz) AND processed_at < CAST(?2 AS timestamptz)
                 RETURNING processed_at)
             SELECT count(*) || '/'

@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.ejb.InboxPurger;
 import io.github.txinbox.ejb.InvalidPurgeArgumentException;
 import io.github.txinbox.it.app.RecordedSql;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.HeldMarker;
+import io.github.txinbox.it.harness.Server;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
@@ -36,8 +39,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,8 +51,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link InboxPurger}: batch by batch, each batch committed on its own, concurrent purgers, claims never blocked, and
- * the delete going through the {@code processed_at} index. Slow batches are made with a trigger that sleeps.
+ * {@link InboxPurger}: batch by batch, each batch committed on its own, concurrent purgers taking turns, the bound on
+ * the wait for a turn, claims never blocked, and the delete going through the {@code processed_at} index. Slow batches are made with a trigger that sleeps.
  */
 @Tag("portable")
 @ExtendWith(ArquillianExtension.class)
@@ -56,10 +61,24 @@ class PurgeIT {
     /** Markers older than a year are expired; the ones the tests arrange are from 2001. */
     private static final Duration RETENTION = Duration.ofDays(365);
 
+    /**
+     * The first key of the purge's advisory lock, as docs/cleanup.md states it; the second is the table's OID.
+     */
+    private static final int PURGE_LOCK_CLASS = 0x74786962;
+
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(PurgeIT.class);
+        WebArchive war = Deployments.war(PurgeIT.class, HeldMarker.class);
+        if (Server.current().hasMicroProfileConfig()) {
+            // A short bound for the batch that waits for a turn held elsewhere.
+            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
+                    "META-INF/microprofile-config.properties");
+        }
+        return war;
     }
+
+    @Inject
+    InboxSettings settings;
 
     @EJB
     InboxPurger purger;
@@ -123,17 +142,71 @@ class PurgeIT {
     }
 
     @Test
-    void twoConcurrentPurgersDeleteDisjointSetsThatAddUpToAll() throws Exception {
+    void twoConcurrentPurgersTakeTurnsAndDeleteDisjointSetsThatAddUpToAll() throws Exception {
         TestDatabase.insertExpiredMarkers("orders", 200);
         TestDatabase.slowDeletes(0.05);
+        AtomicBoolean watching = new AtomicBoolean(true);
+        AtomicLong mostDeletingAtOnce = new AtomicLong();
+        AtomicLong waitsForTheTurn = new AtomicLong();
+        CompletableFuture<Void> watcher = CompletableFuture.runAsync(() -> {
+            while (watching.get()) {
+                mostDeletingAtOnce.accumulateAndGet(TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE query LIKE 'WITH deleted AS (%DELETE FROM \"inbox\"%' AND state = 'active'"), Math::max);
+                waitsForTheTurn.addAndGet(TestDatabase.queryLong("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND query LIKE '%pg_advisory_xact_lock%'"));
+                sleep(5);
+            }
+        });
         Future<Long> first = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
         Future<Long> second = executor.submit(() -> purger.purgeExpired(RETENTION, 10));
-        long a = first.get(60, TimeUnit.SECONDS);
-        long b = second.get(60, TimeUnit.SECONDS);
+        long a;
+        long b;
+        try {
+            a = first.get(60, TimeUnit.SECONDS);
+            b = second.get(60, TimeUnit.SECONDS);
+        } finally {
+            watching.set(false);
+            watcher.get(10, TimeUnit.SECONDS);
+        }
 
         assertEquals(200, a + b, "deleted " + a + " + " + b);
         assertTrue(a > 0 && b > 0, "the purgers did not overlap: " + a + " + " + b);
         assertEquals(0, count());
+        assertEquals(1, mostDeletingAtOnce.get(), "batches of the two purgers ran at the same time");
+        assertTrue(waitsForTheTurn.get() > 0, "no purger was seen waiting for its turn");
+    }
+
+    @Test
+    void aBatchWaitsForItsTurnAtMostTheBoundAndSaysWhoHoldsIt() throws Exception {
+        TestDatabase.insertExpiredMarkers("orders", 30);
+        long bound = settings.claimMaxWait().toMillis();
+        // Another transaction keeps the turn, as a stuck purge batch would: an open transaction holding the lock.
+        try (Connection holder = TestDatabase.connect()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement turn = TestDatabase.prepare(holder, "SELECT 1 FROM pg_advisory_xact_lock(?, "
+                    + "CAST(CAST(CAST(? AS regclass) AS oid) AS integer))", PURGE_LOCK_CLASS, INBOX);
+                    ResultSet taken = turn.executeQuery()) {
+                assertTrue(taken.next());
+            }
+            long started = System.nanoTime();
+            EJBException failed = assertThrows(EJBException.class, () -> purger.purgeExpired(RETENTION, 10));
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertTrue(millis >= bound - 50 && millis < bound + 5_000, "failed after " + millis + " ms, bound " + bound);
+            assertTrue(messages(failed).contains("another transaction held the purge's turn on"), messages(failed));
+            assertTrue(messages(failed).contains("classid " + PURGE_LOCK_CLASS), messages(failed));
+            assertEquals(30, count(), "a batch deleted without its turn");
+            holder.rollback();
+        }
+        assertEquals(30, purger.purgeExpired(RETENTION, 10), "the turn, given back, lets the purge run");
+        assertEquals(0, count());
+    }
+
+    private static String messages(Throwable thrown) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            all.append(t.getClass().getSimpleName()).append(": ").append(t.getMessage()).append(" | ");
+        }
+        return all.toString();
     }
 
     @Test

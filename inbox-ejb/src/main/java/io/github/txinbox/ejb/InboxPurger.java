@@ -23,12 +23,13 @@ import java.util.logging.Logger;
  *
  * <p>{@link #purgeExpired} reads the cutoff once from the database clock, then deletes expired markers batch by batch,
  * <b>each batch in a transaction of its own</b>, oldest first, until a batch deletes another number than the batch size. A
- * batch skips markers that other transactions hold locked ({@code FOR UPDATE SKIP LOCKED}), so several nodes may purge
- * at once: together they delete each expired marker exactly once, and none waits for another. Claims of new messages
- * never wait for a purge.
+ * batch first waits for the purge's turn on the table, an advisory lock held until it ends, so several nodes may purge
+ * at once: their batches take turns, together they delete each expired marker exactly once, and a batch waits at most
+ * for the one that holds the turn ({@link InboxRepository#deleteExpiredBatch(Instant, Instant, int)} says how long).
+ * Claims of new messages never wait for a purge.
  *
- * <p>A batch size of 10 000 suits a purge that runs beside live traffic: it leaves the claims' tail latency where it
- * was, where batches of 1 000, with many more transactions, multiply it (docs/benchmarks.md, item 4, has the figures).
+ * <p>A batch size of 10 000 suits a purge that runs beside live traffic: batches of 1 000 run ten times as many
+ * transactions, which raise the claims' tail latency more (docs/benchmarks.md, item 4, has the figures).
  *
  * <p>The retention is the deduplication window: a message delivered again after its marker was purged is processed
  * again. Choose it longer than the broker's longest redelivery horizon.
