@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -125,6 +126,7 @@ class HttpThroughputBenchmark {
         for (Arm arm : arms) {
             requestsPerSecond(arm.path, arm.keyed);
         }
+        long[] updatesBefore = updates();
         Map<Arm, List<Double>> rates = new EnumMap<>(Arm.class);
         for (Arm arm : arms) {
             rates.put(arm, new ArrayList<>());
@@ -136,6 +138,7 @@ class HttpThroughputBenchmark {
                 rates.get(arm).add(requestsPerSecond(arm.path, arm.keyed));
             }
         }
+        long[] updatesAfter = updates();
         long invoiced = invoices(BenchResources.WITH) - withBefore;
         if (invoiced != (long) REQUESTS * (ROUNDS + 1)) {
             throw new IllegalStateException(invoiced + " invoices for " + REQUESTS * (ROUNDS + 1) + " keyed requests");
@@ -147,6 +150,26 @@ class HttpThroughputBenchmark {
                 + "INSERT, vs without, requests/s", rates.get(Arm.WITHOUT), rates.get(Arm.BY_HAND), "-");
         record("@Idempotent vs that row by hand: what the library adds over the row it must write, requests/s",
                 rates.get(Arm.BY_HAND), rates.get(Arm.IDEMPOTENT), "-");
+        long updated = updatesAfter[0] - updatesBefore[0];
+        long hot = updatesAfter[1] - updatesBefore[1];
+        Results.record("8", "HOT share of the response's UPDATE in the @Idempotent rounds (n_tup_hot_upd / n_tup_upd "
+                + "of the table)", "-", updated == 0 ? "no update counted"
+                        : String.format(Locale.ROOT, "%.1f %% (%d of %d)", 100.0 * hot / updated, hot, updated),
+                null, "-", "pg_stat_user_tables, read before the first measured round and after the last, each "
+                        + "after a pause for the statistics to arrive; the rounds wrote " + (long) REQUESTS * ROUNDS
+                        + " responses");
+    }
+
+    /**
+     * The table's updates so far and how many of them were HOT (they wrote no index entry), as PostgreSQL's
+     * statistics count them; read after a pause, since a backend reports its counts up to a second late.
+     */
+    private static long[] updates() throws InterruptedException {
+        Thread.sleep(2_000);
+        String where = " FROM pg_stat_user_tables WHERE schemaname = ? AND relname = 'inbox'";
+        return new long[] {
+            TestDatabase.queryLong("SELECT n_tup_upd" + where, TestDatabase.SCHEMA),
+            TestDatabase.queryLong("SELECT n_tup_hot_upd" + where, TestDatabase.SCHEMA)};
     }
 
     private static void record(String measure, List<Double> baseline, List<Double> measured, String target) {

@@ -269,6 +269,34 @@ class PurgeBenchmark {
         Results.record("4", "purge, batch 10 000: this build vs 68eba1e's statement with row locks, rows/s",
                 Results.format(withRowLocks.median(), "rows/s"), Results.format(tenThousand.median(), "rows/s"),
                 tenThousand.median() / withRowLocks.median(), "-", runs);
+        profileBatches(10_000);
+    }
+
+    /**
+     * Where a batch's time goes: one more purge, its time per batch in the server against what PostgreSQL's executor
+     * spent per batch on every statement of the purge ({@code pg_stat_statements}, which the embedded server loads).
+     */
+    private void profileBatches(int batchSize) throws Exception {
+        fillExpired();
+        if (!Statements.reset()) {
+            return;
+        }
+        long start = System.nanoTime();
+        long deleted = purger.purgeExpired(RETENTION, batchSize);
+        long nanos = System.nanoTime() - start;
+        check(deleted);
+        long batches = deleted / batchSize + 1;
+        List<Statements.Cost> costs = Statements.since(batches - 1);
+        double executorMicros = costs.stream().mapToDouble(c -> c.calls() * c.meanMicros()).sum() / batches;
+        StringBuilder listed = new StringBuilder();
+        for (Statements.Cost cost : costs.subList(0, Math.min(4, costs.size()))) {
+            listed.append("; ").append(cost.describe());
+        }
+        Results.record("4", "purge, batch " + String.format(Locale.ROOT, "%,d", batchSize).replace(',', ' ')
+                + ": time per batch inside PostgreSQL's executor vs in the server",
+                Results.format(executorMicros / 1000, "ms"), Results.format(nanos / 1e6 / batches, "ms"),
+                nanos / 1e3 / batches / executorMicros, "-", "one purge of " + EXPIRED + " rows in " + batches
+                        + " batches; pg_stat_statements, every statement called once a batch or more" + listed);
     }
 
     /** Megabytes per million rows, from bytes summed over the rounds. */
