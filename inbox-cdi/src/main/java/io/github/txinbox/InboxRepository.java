@@ -421,7 +421,9 @@ public class InboxRepository {
      * locking rows beforehand, so it writes no more than the deletes themselves. Claims of new messages never wait
      * for it. The wait for the turn is bounded by {@link InboxSettings#claimMaxWait()}: a transaction that keeps the
      * turn longer (one that called this method and is stuck, or prepared and in doubt) fails the batch with a
-     * {@link jakarta.persistence.PersistenceException} naming the lock. Use READ COMMITTED, PostgreSQL's default:
+     * {@link jakarta.persistence.PersistenceException} naming the lock. The same bound limits the wait for an expired
+     * marker that another transaction locked (the inbox never locks one; an application's transaction that updates or
+     * locks it does): past it, the batch fails the same way and deletes nothing. Use READ COMMITTED, PostgreSQL's default:
      * under REPEATABLE READ a batch's snapshot may predate the previous batch, and PostgreSQL fails it with SQLSTATE
      * 40001.
      *
@@ -431,8 +433,9 @@ public class InboxRepository {
      * @return how many markers were deleted
      * @throws IllegalArgumentException     when the cutoff is null or out of range, or the limit is out of range
      * @throws NoActiveTransactionException when no JTA transaction is active
-     * @throws PersistenceException         when another transaction kept the purge's turn for longer than
-     *                                      {@link InboxSettings#claimMaxWait()}; the transaction is marked for rollback
+     * @throws PersistenceException         when another transaction kept the purge's turn, or a lock on an expired
+     *                                      marker, for longer than {@link InboxSettings#claimMaxWait()}; the
+     *                                      transaction is marked for rollback
      */
     public int deleteExpiredBatch(Instant cutoff, int limit) {
         return deleteExpiredBatch(InboxLimits.EARLIEST, cutoff, limit).deleted();
@@ -454,8 +457,9 @@ public class InboxRepository {
      * @throws IllegalArgumentException     when an instant is null or out of range, {@code from} is after the cutoff,
      *                                      or the limit is out of range
      * @throws NoActiveTransactionException when no JTA transaction is active
-     * @throws PersistenceException         when another transaction kept the purge's turn for longer than
-     *                                      {@link InboxSettings#claimMaxWait()}; the transaction is marked for rollback
+     * @throws PersistenceException         when another transaction kept the purge's turn, or a lock on an expired
+     *                                      marker, for longer than {@link InboxSettings#claimMaxWait()}; the
+     *                                      transaction is marked for rollback
      */
     public DeletedBatch deleteExpiredBatch(Instant from, Instant cutoff, int limit) {
         InboxLimits.requireInstant("from", from);
@@ -479,11 +483,26 @@ public class InboxRepository {
             }
             throw e;
         }
-        String result = (String) nativeQuery(deleteExpiredBatchSql)
-                .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
-                .setParameter(2, ceilToMicros(cutoff).toString())
-                .setParameter(3, limit)
-                .getSingleResult();
+        String result;
+        try {
+            result = (String) nativeQuery(deleteExpiredBatchSql)
+                    .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
+                    .setParameter(2, ceilToMicros(cutoff).toString())
+                    .setParameter(3, limit)
+                    .getSingleResult();
+        } catch (RuntimeException e) {
+            if (SqlStates.LOCK_NOT_AVAILABLE.equals(SqlStates.of(e))) {
+                throw markedForRollback(new PersistenceException("another transaction held a lock on an expired "
+                        + "marker of " + table.quotedName() + ", or on the table, for longer than "
+                        + settings.claimMaxWait() + " (" + InboxSettings.CLAIM_MAX_WAIT + "): the purge batch deleted "
+                        + "nothing. The inbox never locks an expired marker; a transaction of the application's that "
+                        + "updates or locks one, or one prepared and in doubt, does (see pg_locks and "
+                        + "pg_blocking_pids)", e));
+            }
+            throw e;
+        }
+        // The turn's bound applied to the delete too; the transaction's own lock_timeout is in force again.
+        nativeQuery(Sql.RESTORE_LOCK_TIMEOUT).getSingleResult();
         int slash = result.indexOf('/');
         int deleted = Integer.parseInt(result.substring(0, slash));
         String newest = result.substring(slash + 1);

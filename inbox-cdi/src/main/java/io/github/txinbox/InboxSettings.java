@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * @param claimMaxWait      how long a claim waits for a marker that another transaction holds before it gives up
  *                          and the delivery is {@link InboxOutcome#HELD} ({@value #CLAIM_MAX_WAIT}, an ISO-8601
  *                          duration; default {@link #DEFAULT_CLAIM_MAX_WAIT}); it also bounds a purge batch's
- *                          wait for its turn on the table
+ *                          wait for its turn on the table and for an expired marker that another transaction locked
  *                          ({@link InboxRepository#deleteExpiredBatch(java.time.Instant, int)})
  * @param maxResponseBytes  the longest response body {@link Idempotent @Idempotent} stores, in bytes
  *                          ({@value #MAX_RESPONSE_BYTES}, default {@value #DEFAULT_MAX_RESPONSE_BYTES})

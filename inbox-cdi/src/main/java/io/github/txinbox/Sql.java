@@ -155,10 +155,13 @@ final class Sql {
      * Waits for the purge's turn on the table named by ?1 (its quoted, qualified name): a transaction-scoped advisory
      * lock on ({@link #PURGE_LOCK_CLASS}, the table's OID), held until the transaction ends, so that purges on several
      * nodes run their batches one after another instead of taking row locks to share them. The wait is bounded by
-     * ?2, a {@code lock_timeout} value, set for this statement alone as {@link #CLAIM} does (the innermost subquery
-     * saves the transaction's value, the next sets the bound, the outer select puts the saved value back once the
-     * lock is held; a subquery with a volatile function is not flattened into its parent). Past the bound
-     * PostgreSQL fails the statement with SQLSTATE 55P03. Returns the {@code lock_timeout} in effect again, as text.
+     * ?2, a {@code lock_timeout} value: the innermost subquery saves the transaction's value in
+     * {@code txinbox.lock_timeout}, the next sets the bound, and both run before the lock is taken (a subquery with a
+     * volatile function is not flattened into its parent), and the outer select reads the bound once the lock is
+     * held. Past the bound PostgreSQL fails the statement with SQLSTATE 55P03. The bound stays in force for the
+     * batch's {@link #DELETE_EXPIRED_BATCH}, which may wait for a row that another transaction locked;
+     * {@link #RESTORE_LOCK_TIMEOUT} puts the saved value back after it. Set with {@code is_local}, both end with the
+     * transaction whatever happens. Returns the bound, as text.
      *
      * <p>A statement of its own, before {@link #DELETE_EXPIRED_BATCH}: under READ COMMITTED each statement reads a
      * snapshot taken when it starts, so the delete, which starts once the turn is held, sees every row the previous
@@ -166,7 +169,7 @@ final class Sql {
      * would pick rows already gone and delete fewer than its limit, which ends a purge early.
      */
     static final String PURGE_TURN = """
-            SELECT set_config('lock_timeout', current_setting('txinbox.lock_timeout'), true)
+            SELECT current_setting('lock_timeout')
             FROM (SELECT pg_advisory_xact_lock(%d, CAST(CAST(CAST(?1 AS regclass) AS oid) AS integer))
                   FROM (SELECT set_config('lock_timeout', ?2, true)
                         FROM (SELECT set_config('txinbox.lock_timeout', current_setting('lock_timeout'), true)) AS saved
@@ -175,9 +178,10 @@ final class Sql {
 
     /**
      * Deletes at most ?3 markers with {@code processed_at} from ?1 (inclusive) to ?2 (exclusive), both ISO-8601 texts
-     * in UTC, after {@link #PURGE_TURN} in the same transaction. It takes no row lock beyond the delete's own: the
-     * inner select and the outer delete read one snapshot, in which the picked rows are live, so VACUUM cannot free
-     * their ctids in between, and a row updated in between fails the delete's recheck of its ctid instead of letting
+     * in UTC, after {@link #PURGE_TURN} in the same transaction, whose bound limits the delete's wait for a row that
+     * another transaction locked (a delete has no {@code SKIP LOCKED}). It takes no row lock beyond the delete's own:
+     * the inner select and the outer delete read one snapshot, in which the picked rows are live, so VACUUM cannot
+     * free their ctids in between, and a row updated in between fails the delete's recheck of its ctid instead of letting
      * another row go. {@code = ANY (ARRAY(...))} lets the planner fetch them by TID. The outer delete repeats the
      * range because a ctid is unique only within one table: on a partitioned table, a picked ctid also names rows of
      * the other partitions, and only the expired ones among them may go. Oldest first, along the

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The purge's turn ({@link Sql#PURGE_TURN}) and its batch ({@link Sql#DELETE_EXPIRED_BATCH}) against a real
- * PostgreSQL, over plain JDBC: the turn's key, its bound and the {@code lock_timeout} put back after it, and that a
- * batch which waited for its turn deletes a full batch of what the batch before it left.
+ * PostgreSQL, over plain JDBC: the turn's key, its bound (which also limits the delete's wait for a locked marker) and
+ * the {@code lock_timeout} put back after the batch, and that a batch which waited for its turn deletes a full batch
+ * of what the batch before it left.
  */
 class PurgeStatementTest {
 
@@ -97,10 +98,13 @@ class PurgeStatementTest {
     }
 
     @Test
-    void theTurnIsTheDocumentedAdvisoryLockAndPutsTheLockTimeoutBack() throws SQLException {
+    void theTurnIsTheDocumentedAdvisoryLockAndItsBoundLastsUntilTheRestore() throws SQLException {
         try (Connection connection = inTransaction()) {
             query(connection, "SELECT set_config('lock_timeout', '7s', true)");
-            assertEquals("7s", turn(connection, "300ms"));
+            assertEquals("300ms", turn(connection, "300ms"));
+            assertEquals("300ms", query(connection, "SHOW lock_timeout"), "the bound, for the batch's delete");
+            assertEquals(10, batch(connection, 10));
+            assertEquals("7s", query(connection, Sql.RESTORE_LOCK_TIMEOUT));
             assertEquals("7s", query(connection, "SHOW lock_timeout"));
             assertEquals("1954048354 " + query(connection, "SELECT CAST(CAST(to_regclass('inbox') AS oid) AS integer)"),
                     query(connection, "SELECT classid || ' ' || objid FROM pg_locks WHERE locktype = 'advisory' "
@@ -121,6 +125,23 @@ class PurgeStatementTest {
             assertTrue(millis >= 250 && millis < 5_000, "gave up after " + millis + " ms");
             holder.rollback();
             waiter.rollback();
+        }
+        assertEquals(30, markers());
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void aMarkerLockedElsewhereFailsTheDeleteAfterTheTurnsBound() throws SQLException {
+        try (Connection holder = inTransaction(); Connection purger = inTransaction()) {
+            query(holder, "SELECT message_id FROM inbox WHERE message_id = 'm-3' FOR UPDATE");
+            turn(purger, "300ms");
+            long started = System.nanoTime();
+            SQLException failed = assertThrows(SQLException.class, () -> batch(purger, 10));
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertEquals(SqlStates.LOCK_NOT_AVAILABLE, failed.getSQLState());
+            assertTrue(millis >= 250 && millis < 5_000, "gave up after " + millis + " ms");
+            purger.rollback();
+            holder.rollback();
         }
         assertEquals(30, markers());
     }

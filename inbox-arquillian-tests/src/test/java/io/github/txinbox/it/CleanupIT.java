@@ -4,18 +4,23 @@ import static io.github.txinbox.it.app.TestDatabase.INBOX;
 import static io.github.txinbox.it.app.TestDatabase.markers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.DeletedBatch;
 import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxRepository;
+import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
+import io.github.txinbox.it.harness.HeldMarker;
+import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.portable.TestEntityManager;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceException;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,8 +33,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -46,11 +53,20 @@ class CleanupIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(CleanupIT.class, TestEntityManager.class);
+        WebArchive war = Deployments.war(CleanupIT.class, TestEntityManager.class, HeldMarker.class);
+        if (Server.current().hasMicroProfileConfig()) {
+            // A short bound for the batch that waits for a marker locked elsewhere.
+            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
+                    "META-INF/microprofile-config.properties");
+        }
+        return war;
     }
 
     @Inject
     InboxRepository inbox;
+
+    @Inject
+    InboxSettings settings;
 
     @Resource(lookup = "java:comp/UserTransaction")
     UserTransaction transaction;
@@ -163,10 +179,11 @@ class CleanupIT {
     }
 
     @Test
-    void skipsAMarkerLockedByAnotherTransactionWithoutWaiting() throws Exception {
+    void aMarkerLockedByAnotherTransactionHoldsTheBatchAtMostTheBoundThenFailsIt() throws Exception {
         for (int i = 0; i < 5; i++) {
             insertMarker("orders", "expired-" + i, CUTOFF.minus(1, ChronoUnit.HOURS));
         }
+        long bound = settings.claimMaxWait().toMillis();
         try (Connection other = TestDatabase.connect()) {
             other.setAutoCommit(false);
             try (PreparedStatement lock = TestDatabase.prepare(other,
@@ -174,20 +191,29 @@ class CleanupIT {
                     ResultSet locked = lock.executeQuery()) {
                 assertTrue(locked.next());
             }
-            int deleted = Transactions.commit(transaction, () -> {
-                // Had the delete waited for the lock, it would fail after this long instead of hanging.
-                entityManager.createNativeQuery("SET LOCAL lock_timeout = '10s'").executeUpdate();
-                long started = System.nanoTime();
-                int n = inbox.deleteExpiredBatch(CUTOFF, 100);
-                assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 5, "the delete waited");
-                return n;
-            });
-            assertEquals(4, deleted);
+            long started = System.nanoTime();
+            PersistenceException failed = assertThrows(PersistenceException.class,
+                    () -> Transactions.commit(transaction, () -> inbox.deleteExpiredBatch(CUTOFF, 100)));
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertTrue(millis >= bound - 50 && millis < bound + 5_000, "failed after " + millis + " ms, bound " + bound);
+            assertTrue(failed.getMessage().contains("another transaction held a lock on an expired marker of "),
+                    failed.getMessage());
+            assertEquals(5, count(), "the failed batch is rolled back whole");
             other.commit();
         }
-        assertEquals(1, markers(INBOX, "orders", "expired-2"), "the locked marker survives");
-        assertEquals(1, deleteBatch(CUTOFF, 100), "once unlocked, it is deleted");
+        assertEquals(5, deleteBatch(CUTOFF, 100), "once unlocked, every marker is deleted");
         assertEquals(0, count());
+    }
+
+    @Test
+    void aBatchPutsTheTransactionsLockTimeoutBack() throws Exception {
+        insertMarker("orders", "expired", CUTOFF.minus(1, ChronoUnit.HOURS));
+        String after = Transactions.commit(transaction, () -> {
+            entityManager.createNativeQuery("SET LOCAL lock_timeout = '7s'").executeUpdate();
+            assertEquals(1, inbox.deleteExpiredBatch(CUTOFF, 100));
+            return (String) entityManager.createNativeQuery("SHOW lock_timeout").getSingleResult();
+        });
+        assertEquals("7s", after);
     }
 
     @Test
