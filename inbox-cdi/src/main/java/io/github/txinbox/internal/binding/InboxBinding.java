@@ -12,6 +12,7 @@ import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -27,9 +28,11 @@ import java.util.List;
  * @param returnsInboxResult whether the method returns {@link InboxResult} (else {@code void})
  * @param rethrowRetry       whether a retry throws {@link io.github.txinbox.InboxRetryException} out of the method
  * @param transaction        whose transaction the method runs in, as far as the bean's kind tells
+ * @param batch              whether the method takes a batch of Kafka records ({@code List<ConsumerRecord<K, V>>}):
+ *                           {@code messageId} then reads each record's id, and the batch is claimed in one statement
  */
 record InboxBinding(String description, String scope, MessageIdSource messageId, boolean returnsInboxResult,
-        boolean rethrowRetry, Transaction transaction) {
+        boolean rethrowRetry, Transaction transaction, boolean batch) {
 
     /**
      * Whose transaction an {@code @Inbox} method runs in. It decides whether a call whose transaction will not commit
@@ -110,7 +113,8 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
                 messageId(site),
                 site.method().getReturnType() == InboxResult.class,
                 inbox.rethrowRetry(),
-                transaction(site));
+                transaction(site),
+                !usesResolver(inbox) && isBatch(site.method(), messageParameter(site.method())));
     }
 
     /** Where the site's message id comes from: its resolver, else its Kafka record or JMS message parameter. */
@@ -120,7 +124,7 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
             return new MessageIdSource.ResolverId(site.description(), inbox.resolver());
         }
         int parameter = messageParameter(site.method());
-        return isRecord(site.method(), parameter)
+        return isRecord(site.method(), parameter) || isBatch(site.method(), parameter)
                 ? new MessageIdSource.KafkaRecordId(site.description(), parameter, inbox.key())
                 : MessageIdSource.JmsMessageId.of(site.description(), parameter, inbox.key());
     }
@@ -178,7 +182,7 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
                 problems.add(where + " has an invalid scope: " + e.getMessage());
             }
         }
-        boolean usesResolver = inbox.resolver() != MessageIdResolver.class;
+        boolean usesResolver = usesResolver(inbox);
         if (usesResolver && !inbox.key().isEmpty()) {
             problems.add(where + " names both a key property ('" + inbox.key() + "') and a resolver ("
                     + inbox.resolver().getName() + "); use one");
@@ -188,15 +192,21 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
                     + ", which is not a concrete class");
         }
         int parameter = usesResolver ? -1 : messageParameter(method);
-        boolean record = isRecord(method, parameter);
+        boolean batch = isBatch(method, parameter);
+        boolean record = isRecord(method, parameter) || batch;
         if (!usesResolver && parameter < 0) {
-            problems.add(where + " has no jakarta.jms.Message or Kafka ConsumerRecord parameter to read the message "
-                    + "id from; add one, or name a MessageIdResolver in @Inbox(resolver = ...)");
+            problems.add(where + " has no jakarta.jms.Message, Kafka ConsumerRecord or List<ConsumerRecord> parameter "
+                    + "to read the message id from; add one, or name a MessageIdResolver in @Inbox(resolver = ...)");
+        }
+        if (batch && returnType == InboxResult.class) {
+            problems.add(where + " takes a batch of Kafka records and returns InboxResult, which speaks for one "
+                    + "message; a batch method returns void (a record it does not process it simply leaves alone)");
         }
         boolean kafkaKey = inbox.key().equals(Inbox.KAFKA_RECORD_KEY)
                 || inbox.key().equals(Inbox.KAFKA_TOPIC_PARTITION_OFFSET);
         if (record && (inbox.key().isEmpty() || inbox.key().equals(Inbox.JMS_MESSAGE_ID))) {
-            problems.add(where + " takes a Kafka ConsumerRecord, which carries no message id: name the header that "
+            problems.add(where + " takes a Kafka " + (batch ? "List<ConsumerRecord>" : "ConsumerRecord")
+                    + ", which carries no message id: name the header that "
                     + "holds it in @Inbox(key = ...), or Inbox.KAFKA_RECORD_KEY for the record's key, or "
                     + "Inbox.KAFKA_TOPIC_PARTITION_OFFSET for its place in the topic (docs/kafka.md)");
         }
@@ -232,20 +242,51 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
         return problems;
     }
 
-    /** The first parameter that is a JMS message or a Kafka record, or -1. */
+    private static boolean usesResolver(Inbox inbox) {
+        return inbox.resolver() != MessageIdResolver.class;
+    }
+
+    /** The first parameter that is a JMS message, a Kafka record or a list of Kafka records, or -1. */
     private static int messageParameter(Method method) {
         Class<?>[] types = method.getParameterTypes();
         for (int i = 0; i < types.length; i++) {
-            if (JmsMessageIds.isMessage(types[i]) || KafkaRecordIds.isRecord(types[i])) {
+            if (JmsMessageIds.isMessage(types[i]) || KafkaRecordIds.isRecord(types[i]) || isBatch(method, i)) {
                 return i;
             }
         }
         return -1;
     }
 
-    /** The key type a {@code ConsumerRecord<K, V>} parameter declares, or {@code null} where it names no class. */
+    /**
+     * The element type of a {@code List} parameter: its type argument, or a wildcard's upper bound; {@code null} where
+     * the parameter is no {@code List} or names no element type.
+     */
+    private static Type listElement(Method method, int parameter) {
+        if (parameter < 0 || method.getParameterTypes()[parameter] != List.class
+                || !(method.getGenericParameterTypes()[parameter] instanceof ParameterizedType list)) {
+            return null;
+        }
+        Type element = list.getActualTypeArguments()[0];
+        if (element instanceof WildcardType wildcard && wildcard.getLowerBounds().length == 0) {
+            element = wildcard.getUpperBounds()[0];
+        }
+        return element;
+    }
+
+    /** Whether the parameter at that index (-1 for none) is a {@code List} of Kafka records: a batch. */
+    private static boolean isBatch(Method method, int parameter) {
+        Type element = listElement(method, parameter);
+        Type raw = element instanceof ParameterizedType generic ? generic.getRawType() : element;
+        return raw instanceof Class<?> type && KafkaRecordIds.isRecord(type);
+    }
+
+    /**
+     * The key type a {@code ConsumerRecord<K, V>} parameter (or the records of a {@code List<ConsumerRecord<K, V>>})
+     * declares, or {@code null} where it names no class.
+     */
     private static Class<?> recordKeyType(Method method, int parameter) {
-        Type type = method.getGenericParameterTypes()[parameter];
+        Type type = isBatch(method, parameter) ? listElement(method, parameter)
+                : method.getGenericParameterTypes()[parameter];
         if (type instanceof ParameterizedType generic && generic.getActualTypeArguments().length == 2) {
             Type key = generic.getActualTypeArguments()[0];
             if (key instanceof Class<?> keyClass) {

@@ -3,6 +3,7 @@ package io.github.txinbox.internal.binding;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxConflictException;
 import io.github.txinbox.InboxEvent;
+import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxMarkerHeldException;
 import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
@@ -23,6 +24,12 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -91,7 +98,7 @@ public class InboxInterceptor {
         Completion completion = new Completion(binding, start);
         // Registered while the transaction is active; its end, not the method's return, is what gets reported.
         transactions.registerInterposedSynchronization(completion);
-        Decision decision = decide(binding, invocation);
+        Decision decision = binding.batch() ? decideBatch(binding, invocation) : decide(binding, invocation);
         return settle(binding, invocation, decision, completion);
     }
 
@@ -99,9 +106,25 @@ public class InboxInterceptor {
      * What the inbox decided for one call. {@code thrown} is what leaves the call by an exception: always for a
      * {@link InboxOutcome#FAILURE} or a {@link InboxOutcome#MISSING_ID}, and for a retry or a held marker unless the
      * call may return {@code returned} instead. A decision with something to throw rolls the transaction back.
+     *
+     * <p>A batch's decision names the batch in {@code messageId} and holds one decision per record in
+     * {@code records}, which are what its events report; a decision of one message reports itself.
      */
     private record Decision(InboxOutcome outcome, String messageId, String reason, Object returned,
-            Throwable thrown) {
+            Throwable thrown, List<Decision> records) {
+
+        Decision(InboxOutcome outcome, String messageId, String reason, Object returned, Throwable thrown) {
+            this(outcome, messageId, reason, returned, thrown, null);
+        }
+
+        /** The decisions reported one event each: the batch's records', or this one. */
+        List<Decision> reported() {
+            return records == null ? List.of(this) : records;
+        }
+
+        Decision of(List<Decision> batchRecords) {
+            return new Decision(outcome, messageId, reason, returned, thrown, List.copyOf(batchRecords));
+        }
 
         static Decision ran(InboxOutcome outcome, String messageId, String reason, Object returned) {
             return new Decision(outcome, messageId, reason, returned, null);
@@ -174,6 +197,139 @@ public class InboxInterceptor {
     }
 
     /**
+     * Decides for a batch of Kafka records, in one transaction: reads every record's id, claims them all in one
+     * statement, and invokes the method once with the records claimed (each id once, in the batch's order), unless
+     * none was. The batch commits or rolls back as a whole: a record without an id, a claim that fails, or a method
+     * that throws rolls back every record of it, and the caller hands them over again (one by one, to isolate the
+     * failing one). No side effect.
+     */
+    private Decision decideBatch(InboxBinding binding, InvocationContext invocation) {
+        MessageIdSource.KafkaRecordId source = (MessageIdSource.KafkaRecordId) binding.messageId();
+        Object[] parameters = invocation.getParameters();
+        List<?> batch = (List<?>) parameters[source.parameter()];
+        if (batch == null) {
+            MissingMessageIdException missing = source.nullBatch();
+            return Decision.failed(InboxOutcome.MISSING_ID, null, missing.getMessage(), missing);
+        }
+        int size = batch.size();
+        String described = "a batch of " + size + " records";
+        List<String> ids = new ArrayList<>(size);
+        Throwable unread = null;
+        InboxOutcome unreadOutcome = null;
+        for (int i = 0; i < size; i++) {
+            String id = null;
+            try {
+                id = source.readBatchRecord(batch.get(i), i, size);
+            } catch (MissingMessageIdException e) {
+                if (unread == null) {
+                    unread = e;
+                    unreadOutcome = InboxOutcome.MISSING_ID;
+                }
+            } catch (RuntimeException | Error e) {
+                if (unread == null) {
+                    unread = e;
+                    unreadOutcome = InboxOutcome.FAILURE;
+                }
+            }
+            ids.add(id);
+        }
+        if (unread != null) {
+            String reason = unreadOutcome == InboxOutcome.MISSING_ID ? unread.getMessage() : failure(unread);
+            List<Decision> records = new ArrayList<>(size);
+            for (String id : ids) {
+                records.add(id == null ? Decision.failed(unreadOutcome, null, reason, unread)
+                        : rolledBackWithBatch(id, reason, unread));
+            }
+            return Decision.failed(unreadOutcome, described, reason, unread).of(records);
+        }
+        Set<String> claimed;
+        try {
+            claimed = claimBatch(binding.scope(), ids);
+        } catch (InboxMarkerHeldException e) {
+            return batchRetry(binding, InboxOutcome.HELD, described, ids, new InboxRetryException(e.getMessage(), e));
+        } catch (InboxConflictException e) {
+            return batchRetry(binding, InboxOutcome.RETRY, described, ids,
+                    new InboxRetryException(e.getMessage(), e));
+        } catch (RuntimeException e) {
+            String reason = failure(e);
+            List<Decision> records = ids.stream()
+                    .map(id -> Decision.failed(InboxOutcome.FAILURE, id, reason, e)).toList();
+            return Decision.failed(InboxOutcome.FAILURE, described, reason, e).of(records);
+        }
+        List<Object> fresh = new ArrayList<>(claimed.size());
+        Set<String> taken = new HashSet<>();
+        for (int i = 0; i < size; i++) {
+            String id = ids.get(i);
+            if (claimed.contains(id) && taken.add(id)) {
+                fresh.add(batch.get(i));
+            }
+        }
+        described = described + " (" + fresh.size() + " new)";
+        if (fresh.isEmpty()) {
+            List<Decision> records = ids.stream()
+                    .map(id -> Decision.ran(InboxOutcome.DUPLICATE, id, null, null)).toList();
+            return Decision.ran(InboxOutcome.DUPLICATE, described, null, null).of(records);
+        }
+        if (fresh.size() < size) {
+            Object[] claimedOnly = parameters.clone();
+            claimedOnly[source.parameter()] = Collections.unmodifiableList(fresh);
+            invocation.setParameters(claimedOnly);
+        }
+        Decision ran;
+        try {
+            invocation.proceed();
+            ran = Decision.ran(InboxOutcome.PROCESSED, described, null, null);
+        } catch (InboxRetryException e) {
+            ran = Decision.retry(binding, InboxOutcome.RETRY, described, e);
+        } catch (Exception | Error e) {
+            ran = Decision.failed(InboxOutcome.FAILURE, described, failure(e), e);
+        }
+        Set<String> reported = new HashSet<>();
+        List<Decision> records = new ArrayList<>(size);
+        for (String id : ids) {
+            boolean isNew = claimed.contains(id) && reported.add(id);
+            if (ran.thrown() == null) {
+                records.add(Decision.ran(isNew ? InboxOutcome.PROCESSED : InboxOutcome.DUPLICATE, id, null, null));
+            } else {
+                records.add(isNew ? new Decision(ran.outcome(), id, ran.reason(), null, ran.thrown())
+                        : rolledBackWithBatch(id, ran.reason(), ran.thrown()));
+            }
+        }
+        return ran.of(records);
+    }
+
+    /**
+     * Claims a batch's ids: in one statement up to {@link InboxLimits#MAX_CLAIM_IDS} distinct ids, else in several
+     * of the sorted ids, so that the markers are still taken in one order.
+     */
+    private Set<String> claimBatch(String scope, List<String> ids) {
+        Set<String> distinct = new LinkedHashSet<>(ids);
+        if (distinct.size() <= InboxLimits.MAX_CLAIM_IDS) {
+            return repository.claimAll(scope, distinct);
+        }
+        List<String> sorted = new ArrayList<>(distinct);
+        Collections.sort(sorted);
+        Set<String> claimed = new HashSet<>();
+        for (int from = 0; from < sorted.size(); from += InboxLimits.MAX_CLAIM_IDS) {
+            claimed.addAll(repository.claimAll(scope,
+                    sorted.subList(from, Math.min(sorted.size(), from + InboxLimits.MAX_CLAIM_IDS))));
+        }
+        return claimed;
+    }
+
+    /** A batch whose claim must be tried again: every record rolls back as a retry, or as held. */
+    private static Decision batchRetry(InboxBinding binding, InboxOutcome outcome, String described, List<String> ids,
+            InboxRetryException retry) {
+        Decision batch = Decision.retry(binding, outcome, described, retry);
+        return batch.of(ids.stream().map(id -> new Decision(outcome, id, batch.reason(), null, retry)).toList());
+    }
+
+    /** A record that did not fail, rolled back with its batch because another did. */
+    private static Decision rolledBackWithBatch(String id, String reason, Throwable cause) {
+        return new Decision(InboxOutcome.ROLLED_BACK, id, "rolled back with its batch: " + reason, null, cause);
+    }
+
+    /**
      * Applies a decision to the call: marks the transaction for rollback when the decision throws, then returns or
      * throws. A call whose transaction will not commit (the decision rolls it back, or the method left it marked for
      * rollback) returns normally only inside its caller's transaction, whose end the caller's delivery is part of, and
@@ -221,17 +377,21 @@ public class InboxInterceptor {
      * rolled back is {@link InboxOutcome#ROLLED_BACK}), logged and fired as an {@link InboxEvent}.
      */
     private void report(InboxBinding binding, Decision decision, boolean markedByMethod, int status, long start) {
-        InboxOutcome outcome = decision.outcome();
-        String reason = decision.reason();
-        if (decision.thrown() == null && status != Status.STATUS_COMMITTED) {
-            outcome = InboxOutcome.ROLLED_BACK;
-            reason = decision.outcome() + " decided, but " + (markedByMethod
-                    ? "the method returned with its transaction marked for rollback"
-                    : "the transaction did not commit (status " + status + "): its commit failed, or it timed out");
+        log(binding, ended(decision, markedByMethod, status));
+        for (Decision message : decision.reported()) {
+            notify(binding, ended(message, markedByMethod, status), start);
         }
-        Decision ended = new Decision(outcome, decision.messageId(), reason, null, decision.thrown());
-        log(binding, ended);
-        notify(binding, ended, start);
+    }
+
+    /** What a decision ended with: itself, or {@link InboxOutcome#ROLLED_BACK} where it meant to commit and did not. */
+    private static Decision ended(Decision decision, boolean markedByMethod, int status) {
+        if (decision.thrown() != null || status == Status.STATUS_COMMITTED) {
+            return decision;
+        }
+        String reason = decision.outcome() + " decided, but " + (markedByMethod
+                ? "the method returned with its transaction marked for rollback"
+                : "the transaction did not commit (status " + status + "): its commit failed, or it timed out");
+        return new Decision(InboxOutcome.ROLLED_BACK, decision.messageId(), reason, null, null);
     }
 
     /**

@@ -55,7 +55,7 @@ final class KafkaRecordIds {
     static String read(Object record, String key) throws UnreadableIdException {
         ConsumerRecord<?, ?> kafka = (ConsumerRecord<?, ?>) record;
         if (Inbox.KAFKA_TOPIC_PARTITION_OFFSET.equals(key)) {
-            return kafka.topic() + '/' + kafka.partition() + '/' + kafka.offset();
+            return place(kafka);
         }
         if (Inbox.KAFKA_RECORD_KEY.equals(key)) {
             return recordKey(kafka.key());
@@ -100,6 +100,12 @@ final class KafkaRecordIds {
             throw new UnreadableIdException(what + " is not valid UTF-8 (" + length + " bytes): an id is read "
                     + "exactly, never with its invalid bytes replaced");
         }
+    }
+
+    /** The record's place in its topic, {@code <topic>/<partition>/<offset>}, as errors name a record. */
+    static String place(Object record) {
+        ConsumerRecord<?, ?> kafka = (ConsumerRecord<?, ?>) record;
+        return kafka.topic() + '/' + kafka.partition() + '/' + kafka.offset();
     }
 
     /** Whether the type is {@code ConsumerRecord}, found by name without loading the Kafka client. */

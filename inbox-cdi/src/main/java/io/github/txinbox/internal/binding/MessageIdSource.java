@@ -22,6 +22,10 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
     String BROKER_REDELIVERS = "so the broker redelivers the message and, after its attempts, moves it to its "
             + "dead-letter queue";
 
+    /** What becomes of a batch of Kafka records whose transaction rolls back. */
+    String BATCH_ROLLED_BACK = "nothing of the batch commits, and the consumer hands its records over one by one (or "
+            + "its connector sends the batch where a failed one goes), as docs/kafka.md shows";
+
     /** What becomes of a Kafka record whose transaction rolls back. */
     String CONNECTOR_DECIDES = "and the record goes where the consumer and its connector send a failed one: a "
             + "dead-letter topic, as docs/kafka.md shows";
@@ -106,14 +110,57 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
             if (record == null) {
                 throw missing(method, "the message parameter is null", CONNECTOR_DECIDES);
             }
+            return readRecord(record);
+        }
+
+        /**
+         * Reads the id of one record, the parameter's or one of a batch's.
+         *
+         * @param record a {@code ConsumerRecord}, not null
+         * @return the id, never blank
+         * @throws MissingMessageIdException when the record has no id where the key says, or not as exact text
+         */
+        String readRecord(Object record) {
+            return readRecord(record, "");
+        }
+
+        /**
+         * Reads the id of the record at a position of a batch, naming the record when it has none.
+         *
+         * @param record   an element of the batch: a {@code ConsumerRecord}, or null
+         * @param position its index in the batch
+         * @param size     the batch's size
+         * @return the id, never blank
+         * @throws MissingMessageIdException when the record is null or has no id, naming its place in the batch and
+         *                                   in its topic
+         */
+        String readBatchRecord(Object record, int position, int size) {
+            String which = "record " + (position + 1) + " of the batch of " + size;
+            if (record == null) {
+                throw missing(method, which + " is null", BATCH_ROLLED_BACK);
+            }
+            return readRecord(record, which + " (" + KafkaRecordIds.place(record) + "): ");
+        }
+
+        /**
+         * The exception for a batch parameter that is null.
+         *
+         * @return the exception, naming the method
+         */
+        MissingMessageIdException nullBatch() {
+            return missing(method, "the batch parameter is null", BATCH_ROLLED_BACK);
+        }
+
+        private String readRecord(Object record, String which) {
+            String after = which.isEmpty() ? CONNECTOR_DECIDES : BATCH_ROLLED_BACK;
             String id;
             try {
                 id = KafkaRecordIds.read(record, key);
             } catch (KafkaRecordIds.UnreadableIdException e) {
-                throw missing(method, e.getMessage(), CONNECTOR_DECIDES);
+                throw missing(method, which + e.getMessage(), after);
             }
             if (missing(id)) {
-                throw missing(method, absent(), CONNECTOR_DECIDES);
+                throw missing(method, which + absent(), after);
             }
             return id;
         }

@@ -120,6 +120,64 @@ class InboxBindingTest {
         }
     }
 
+    static class KafkaBatchHandlers {
+        @Inbox(scope = "orders", key = "message-id")
+        public void batch(String note, List<ConsumerRecord<String, String>> records) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_RECORD_KEY)
+        public void wildcard(List<? extends ConsumerRecord<Long, String>> records) {
+        }
+
+        @Inbox(key = Inbox.KAFKA_RECORD_KEY)
+        public void doubleKeys(List<ConsumerRecord<Double, String>> records) {
+        }
+
+        @Inbox
+        public void noKey(List<ConsumerRecord<String, String>> records) {
+        }
+
+        @Inbox(key = "message-id")
+        public InboxResult result(List<ConsumerRecord<String, String>> records) {
+            return InboxResult.processed();
+        }
+
+        @Inbox(key = "message-id")
+        public void strings(List<String> values) {
+        }
+
+        @Inbox(resolver = OrderIds.class)
+        public void resolved(List<ConsumerRecord<String, String>> records) {
+        }
+    }
+
+    @Test
+    void aListOfKafkaRecordsIsABatchReadRecordByRecord() {
+        InboxBinding batch = binding(KafkaBatchHandlers.class, "batch");
+        assertTrue(batch.batch());
+        assertEquals("orders", batch.scope());
+        assertEquals(new MessageIdSource.KafkaRecordId(batch.description(), 1, "message-id"), batch.messageId());
+        InboxBinding wildcard = binding(KafkaBatchHandlers.class, "wildcard");
+        assertTrue(wildcard.batch());
+        assertEquals(new MessageIdSource.KafkaRecordId(wildcard.description(), 0, Inbox.KAFKA_RECORD_KEY),
+                wildcard.messageId());
+        assertFalse(binding(KafkaHandlers.class, "byHeader").batch(), "one record is no batch");
+        assertFalse(binding(KafkaBatchHandlers.class, "resolved").batch(), "a resolver reads one id per call");
+    }
+
+    @Test
+    void aBatchFollowsTheRecordsRulesAndReturnsVoid() {
+        assertTrue(problem(KafkaBatchHandlers.class, "noKey").startsWith("@Inbox on " + KafkaBatchHandlers.class.getName()
+                + ".noKey takes a Kafka List<ConsumerRecord>, which carries no message id: name the header"));
+        assertTrue(problem(KafkaBatchHandlers.class, "doubleKeys").contains("reads the id from the record's key, a "
+                + "java.lang.Double, which has no exact text to be an id"));
+        assertTrue(problem(KafkaBatchHandlers.class, "result").endsWith("takes a batch of Kafka records and returns "
+                + "InboxResult, which speaks for one message; a batch method returns void (a record it does not "
+                + "process it simply leaves alone)"));
+        assertTrue(problem(KafkaBatchHandlers.class, "strings").contains("has no jakarta.jms.Message, Kafka "
+                + "ConsumerRecord or List<ConsumerRecord> parameter"), "a list of anything else is no batch");
+    }
+
     static class Handlers {
         @Inbox(scope = "billing", key = "orderId")
         public InboxResult handle(String note, TextMessage message) {
@@ -278,7 +336,7 @@ class InboxBindingTest {
     void refusesAMethodWithNeitherMessageNorResolver() {
         String problem = problem(Handlers.class, "noMessage");
         assertTrue(problem.startsWith("@Inbox on " + Handlers.class.getName() + ".noMessage has no "
-                + "jakarta.jms.Message or Kafka ConsumerRecord parameter"), problem);
+                + "jakarta.jms.Message, Kafka ConsumerRecord or List<ConsumerRecord> parameter"), problem);
     }
 
     @Test

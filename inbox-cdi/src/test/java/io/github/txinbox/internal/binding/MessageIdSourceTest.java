@@ -104,6 +104,22 @@ class MessageIdSourceTest {
                 missing(() -> key.read(call(record(new byte[] {'o', (byte) 0xff, '1'})), DEFAULTS, null)));
     }
 
+    @Test
+    void aRecordOfABatchWithoutItsIdIsNamedByItsPlace() {
+        MessageIdSource.KafkaRecordId header = new MessageIdSource.KafkaRecordId(METHOD, 0, "message-id");
+        String batch = "The transaction is rolled back, nothing of the batch commits, and the consumer hands its "
+                + "records over one by one (or its connector sends the batch where a failed one goes), as "
+                + "docs/kafka.md shows";
+        assertEquals(without("record 2 of the batch of 3 (orders/3/42): the record has no header 'message-id', or it "
+                + "has no value", batch), missing(() -> header.readBatchRecord(record("k"), 1, 3)));
+        assertEquals(without("record 3 of the batch of 3 is null", batch),
+                missing(() -> header.readBatchRecord(null, 2, 3)));
+        assertEquals(without("the batch parameter is null", batch), header.nullBatch().getMessage());
+        ConsumerRecord<Object, String> withHeader = record("k");
+        withHeader.headers().add("message-id", "order-1".getBytes(StandardCharsets.UTF_8));
+        assertEquals("order-1", header.readBatchRecord(withHeader, 0, 3));
+    }
+
     // A resolver
 
     /** A resolver that returns what it is told, counting the instances made of it and those destroyed. */
