@@ -4,6 +4,7 @@ import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.it.app.Invoice;
 import io.github.txinbox.it.app.TestDatabase;
+import io.github.txinbox.it.crash.CrashPoint;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -43,12 +44,28 @@ public class KafkaOrders {
     @Transactional
     @Inbox(scope = SCOPE, key = MESSAGE_ID)
     public void handle(ConsumerRecord<String, String> record) {
+        process(entityManager, record);
+    }
+
+    /**
+     * Processes an order record in the caller's transaction, as {@link #handle} does: records the call outside the
+     * transaction, writes the invoice, and misbehaves as the record's {@value #BEHAVIOUR} header asks; {@code
+     * hang-in-handler} hangs before the commit until the test kills the server ({@link CrashPoint#hangOnce}).
+     *
+     * @param entityManager the caller's persistence context
+     * @param record        the record
+     */
+    public static void process(EntityManager entityManager, ConsumerRecord<String, String> record) {
         String orderId = record.value();
         int call = (int) TestDatabase.handlerCalls(SCOPE, orderId) + 1;
         TestDatabase.update("INSERT INTO " + TestDatabase.SCHEMA
                 + ".handler_call (consumer, order_id, delivery) VALUES (?, ?, ?)", SCOPE, orderId, call);
         entityManager.persist(new Invoice(SCOPE, orderId));
         String behaviour = header(record, BEHAVIOUR);
+        if ("hang-in-handler".equals(behaviour)) {
+            entityManager.flush(); // the invoice written, the marker too: only the commit is missing
+            CrashPoint.hangOnce(orderId);
+        }
         if ("retry".equals(behaviour)) {
             throw new InboxRetryException("stock for " + orderId + " not yet available");
         }

@@ -235,26 +235,25 @@ public class InboxInterceptor {
         }
         if (unread != null) {
             String reason = unreadOutcome == InboxOutcome.MISSING_ID ? unread.getMessage() : failure(unread);
+            Decision failed = Decision.failed(unreadOutcome, described, reason, unread);
             List<Decision> records = new ArrayList<>(size);
             for (String id : ids) {
                 records.add(id == null ? Decision.failed(unreadOutcome, null, reason, unread)
-                        : rolledBackWithBatch(id, reason, unread));
+                        : rolledBackWithBatch(id, failed));
             }
-            return Decision.failed(unreadOutcome, described, reason, unread).of(records);
+            return failed.of(records);
         }
         Set<String> claimed;
         try {
             claimed = claimBatch(binding.scope(), ids);
         } catch (InboxMarkerHeldException e) {
-            return batchRetry(binding, InboxOutcome.HELD, described, ids, new InboxRetryException(e.getMessage(), e));
+            return rolledBack(ids, Decision.retry(binding, InboxOutcome.HELD, described,
+                    new InboxRetryException(e.getMessage(), e)));
         } catch (InboxConflictException e) {
-            return batchRetry(binding, InboxOutcome.RETRY, described, ids,
-                    new InboxRetryException(e.getMessage(), e));
+            return rolledBack(ids, Decision.retry(binding, InboxOutcome.RETRY, described,
+                    new InboxRetryException(e.getMessage(), e)));
         } catch (RuntimeException e) {
-            String reason = failure(e);
-            List<Decision> records = ids.stream()
-                    .map(id -> Decision.failed(InboxOutcome.FAILURE, id, reason, e)).toList();
-            return Decision.failed(InboxOutcome.FAILURE, described, reason, e).of(records);
+            return rolledBack(ids, Decision.failed(InboxOutcome.FAILURE, described, failure(e), e));
         }
         List<Object> fresh = new ArrayList<>(claimed.size());
         Set<String> taken = new HashSet<>();
@@ -275,27 +274,20 @@ public class InboxInterceptor {
             claimedOnly[source.parameter()] = Collections.unmodifiableList(fresh);
             invocation.setParameters(claimedOnly);
         }
-        Decision ran;
         try {
             invocation.proceed();
-            ran = Decision.ran(InboxOutcome.PROCESSED, described, null, null);
         } catch (InboxRetryException e) {
-            ran = Decision.retry(binding, InboxOutcome.RETRY, described, e);
+            return rolledBack(ids, Decision.retry(binding, InboxOutcome.RETRY, described, e));
         } catch (Exception | Error e) {
-            ran = Decision.failed(InboxOutcome.FAILURE, described, failure(e), e);
+            return rolledBack(ids, Decision.failed(InboxOutcome.FAILURE, described, failure(e), e));
         }
         Set<String> reported = new HashSet<>();
         List<Decision> records = new ArrayList<>(size);
         for (String id : ids) {
             boolean isNew = claimed.contains(id) && reported.add(id);
-            if (ran.thrown() == null) {
-                records.add(Decision.ran(isNew ? InboxOutcome.PROCESSED : InboxOutcome.DUPLICATE, id, null, null));
-            } else {
-                records.add(isNew ? new Decision(ran.outcome(), id, ran.reason(), null, ran.thrown())
-                        : rolledBackWithBatch(id, ran.reason(), ran.thrown()));
-            }
+            records.add(Decision.ran(isNew ? InboxOutcome.PROCESSED : InboxOutcome.DUPLICATE, id, null, null));
         }
-        return ran.of(records);
+        return Decision.ran(InboxOutcome.PROCESSED, described, null, null).of(records);
     }
 
     /**
@@ -317,16 +309,18 @@ public class InboxInterceptor {
         return claimed;
     }
 
-    /** A batch whose claim must be tried again: every record rolls back as a retry, or as held. */
-    private static Decision batchRetry(InboxBinding binding, InboxOutcome outcome, String described, List<String> ids,
-            InboxRetryException retry) {
-        Decision batch = Decision.retry(binding, outcome, described, retry);
-        return batch.of(ids.stream().map(id -> new Decision(outcome, id, batch.reason(), null, retry)).toList());
+    /**
+     * A batch that rolls back as a whole, its claim or its method having failed: which record was the cause is not
+     * known, so each is reported {@link InboxOutcome#ROLLED_BACK} with the batch's outcome and reason.
+     */
+    private static Decision rolledBack(List<String> ids, Decision batch) {
+        return batch.of(ids.stream().map(id -> rolledBackWithBatch(id, batch)).toList());
     }
 
-    /** A record that did not fail, rolled back with its batch because another did. */
-    private static Decision rolledBackWithBatch(String id, String reason, Throwable cause) {
-        return new Decision(InboxOutcome.ROLLED_BACK, id, "rolled back with its batch: " + reason, null, cause);
+    /** A record rolled back with its batch, which the batch's decision says why. */
+    private static Decision rolledBackWithBatch(String id, Decision batch) {
+        return new Decision(InboxOutcome.ROLLED_BACK, id, "rolled back with its batch (" + batch.outcome() + "): "
+                + batch.reason(), null, batch.thrown());
     }
 
     /**
