@@ -20,6 +20,15 @@ import java.lang.annotation.Target;
  * {@link jakarta.jms.Message} parameter. A method taking a Kafka {@code ConsumerRecord} instead names where the
  * record's id is in {@link #key()}: a header, the record's key, or its topic, partition and offset.
  *
+ * <p>A method taking a {@code List<ConsumerRecord<K, V>>} handles a batch (a poll, as SmallRye's connector hands it
+ * over with {@code batch=true}): the inbox reads every record's id under {@link #key()}, claims them all in one
+ * statement ({@link InboxRepository#claimAll}), and invokes the method once with the records it claimed, in the
+ * batch's order and each id once, or not at all when none is new. Such a method returns {@code void}. The batch
+ * commits or rolls back as a whole: a record without an id, a claim that fails, or a method that throws rolls back
+ * every record of it (each reported {@link InboxOutcome#ROLLED_BACK}, a record without an id
+ * {@link InboxOutcome#MISSING_ID}), and the exception leaves the call; hand the records over one by one to a
+ * one-record method of the same scope then, so that only the failing one fails (docs/kafka.md shows the consumer).
+ *
  * <p>Without XA, run the method in a transaction of its own and acknowledge the message after it commits: a
  * message-driven bean with {@code @TransactionAttribute(NOT_SUPPORTED)} calls a CDI bean whose method carries
  * {@code @Transactional} and {@code @Inbox}. A redelivery after any crash is then processed or recognised, and nothing
