@@ -1,5 +1,6 @@
 package io.github.txinbox.bench;
 
+import io.github.txinbox.bench.kafka.BenchBatchConsumers;
 import io.github.txinbox.bench.kafka.BenchConsumers;
 import io.github.txinbox.bench.kafka.BenchHandlers;
 import io.github.txinbox.bench.kafka.liberty.LibertyBenchConsumers;
@@ -11,6 +12,7 @@ import io.github.txinbox.it.harness.Server;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * is committed; the arms take turns, in an order that rotates every round, and the processor time of the measured
  * rounds is read per process (the server, PostgreSQL, the Kafka broker and this JVM, the sender). Runs on the non-XA
  * set-up of WildFly (SmallRye's connector, {@value #PARTITIONS} copies of each channel) or Open Liberty (its
- * {@code liberty-kafka} connector, one consumer per channel); see docs/benchmarks.md for the command.
+ * {@code liberty-kafka} connector, one consumer per channel); see docs/benchmarks.md for the command. On WildFly two
+ * more channels read batches ({@code batch=true}): a poll's invoices in one transaction, with {@code @Inbox} on the
+ * {@code List<ConsumerRecord>} (one claim per poll) and without it; Open Liberty's connector has no batches.
  */
 @Order(7)
 @Tag("kafka")
@@ -58,7 +62,20 @@ class KafkaThroughputBenchmark {
     private enum Arm {
         WITHOUT(BenchConsumers.WITHOUT_INBOX, "bench-without-inbox", BenchHandlers.WithoutInbox.NAME),
         INBOX(BenchConsumers.WITH_INBOX, "bench-with-inbox", BenchHandlers.WithInbox.NAME),
-        MARKER_BY_HAND(BenchConsumers.MARKER_BY_HAND, "bench-marker-by-hand", BenchHandlers.MarkerByHand.NAME);
+        MARKER_BY_HAND(BenchConsumers.MARKER_BY_HAND, "bench-marker-by-hand", BenchHandlers.MarkerByHand.NAME),
+        BATCH_WITHOUT(BenchBatchConsumers.WITHOUT_INBOX, "bench-batch-without-inbox",
+                BenchHandlers.BatchWithoutInbox.NAME),
+        BATCH_INBOX(BenchBatchConsumers.WITH_INBOX, "bench-batch-with-inbox", BenchHandlers.BatchWithInbox.NAME);
+
+        /** Whether the arm reads batches, which only SmallRye's connector hands over. */
+        boolean batch() {
+            return this == BATCH_WITHOUT || this == BATCH_INBOX;
+        }
+
+        /** The arms this run's connector can run. */
+        static Arm[] ofThisRun() {
+            return Arrays.stream(values()).filter(arm -> !LIBERTY || !arm.batch()).toArray(Arm[]::new);
+        }
 
         private final String channel;
         private final String topic;
@@ -76,14 +93,17 @@ class KafkaThroughputBenchmark {
         Results.prepare();
         KafkaBroker broker = KafkaBroker.current();
         List<String> channels = new ArrayList<>();
-        for (Arm arm : Arm.values()) {
+        for (Arm arm : Arm.ofThisRun()) {
             broker.createTopicIfAbsent(arm.topic, PARTITIONS);
             broker.createTopicIfAbsent(arm.topic + "-dead", 1);
             channels.add(Deployments.kafkaChannel(arm.channel, arm.topic, arm.topic, PARTITIONS, arm.topic + "-dead",
-                    Map.of()));
+                    arm.batch() ? Map.of("batch", "true") : Map.of()));
         }
         WebArchive war = Deployments.withConsumerFor(Deployments.war(KafkaThroughputBenchmark.class)
                 .addPackage(BenchConsumers.class.getPackage()), BenchConsumers.class, LibertyBenchConsumers.class);
+        if (LIBERTY) {
+            war.deleteClass(BenchBatchConsumers.class);
+        }
         return Deployments.withKafkaChannels(war, channels.toArray(String[]::new));
     }
 
@@ -131,7 +151,7 @@ class KafkaThroughputBenchmark {
 
     @Test
     void withAndWithoutTheInbox() {
-        Arm[] arms = Arm.values();
+        Arm[] arms = Arm.ofThisRun();
         // A warm-up round each: the first records also load the classes and fill the pools.
         for (Arm arm : arms) {
             recordsPerSecond(arm);
@@ -158,6 +178,14 @@ class KafkaThroughputBenchmark {
                 runs);
         record("@Inbox vs the marker's bare INSERT by hand: what the inbox adds over its row, records/s",
                 rates.get(Arm.MARKER_BY_HAND), rates.get(Arm.INBOX), "-", runs);
+        if (!LIBERTY) {
+            record("Kafka batch consumer (batch=true, a poll per transaction) on " + SERVER + " with @Inbox vs "
+                    + "without, records/s", rates.get(Arm.BATCH_WITHOUT), rates.get(Arm.BATCH_INBOX), ">= 0.90", runs);
+            record("for comparison: the batch consumer with @Inbox vs the per-record consumer with @Inbox, records/s",
+                    rates.get(Arm.INBOX), rates.get(Arm.BATCH_INBOX), "-", runs);
+            cpu("processor time per record on " + SERVER + ", the batch consumer with @Inbox vs without (server, "
+                    + "PostgreSQL, broker and sender)", Arm.BATCH_WITHOUT, Arm.BATCH_INBOX);
+        }
         cpu("processor time per record on " + SERVER + ", with @Inbox vs without (server, PostgreSQL, broker and "
                 + "sender)", Arm.WITHOUT, Arm.INBOX);
         cpu("processor time per record on " + SERVER + ", the marker's bare INSERT by hand vs without (server, "

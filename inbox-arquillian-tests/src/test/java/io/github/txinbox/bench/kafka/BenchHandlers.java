@@ -9,12 +9,13 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 /**
  * The handlers: one invoice row per record in a transaction of its own, with the inbox, without it, and with a marker
- * written by hand.
+ * written by hand; and a poll's invoices in one transaction, with the inbox and without it.
  */
 public final class BenchHandlers {
 
@@ -40,6 +41,53 @@ public final class BenchHandlers {
         @Inbox(scope = NAME, key = "message-id")
         public void handle(ConsumerRecord<String, String> record) {
             entityManager.persist(new Invoice(NAME, record.value()));
+        }
+    }
+
+    /** A batch (a poll) in one transaction with {@code @Inbox}: one claim for the batch, an invoice per record. */
+    @ApplicationScoped
+    public static class BatchWithInbox {
+
+        /** The invoices' consumer name. */
+        public static final String NAME = "kafka-batch-with-inbox";
+
+        @PersistenceContext
+        EntityManager entityManager;
+
+        /**
+         * Writes the invoices of the records not processed before.
+         *
+         * @param records the new records, whose values are the order ids
+         */
+        @Transactional
+        @Inbox(scope = NAME, key = "message-id")
+        public void handle(List<ConsumerRecord<String, String>> records) {
+            for (ConsumerRecord<String, String> record : records) {
+                entityManager.persist(new Invoice(NAME, record.value()));
+            }
+        }
+    }
+
+    /** The batch's baseline: the same poll in one transaction, without the inbox. */
+    @ApplicationScoped
+    public static class BatchWithoutInbox {
+
+        /** The invoices' consumer name. */
+        public static final String NAME = "kafka-batch-without-inbox";
+
+        @PersistenceContext
+        EntityManager entityManager;
+
+        /**
+         * Writes the records' invoices.
+         *
+         * @param records the records, whose values are the order ids
+         */
+        @Transactional
+        public void handle(List<ConsumerRecord<String, String>> records) {
+            for (ConsumerRecord<String, String> record : records) {
+                entityManager.persist(new Invoice(NAME, record.value()));
+            }
         }
     }
 
