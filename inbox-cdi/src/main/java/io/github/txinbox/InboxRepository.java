@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Records processed messages in PostgreSQL, in the caller's JTA transaction.
@@ -469,38 +470,24 @@ public class InboxRepository {
         }
         InboxLimits.requireBatchSize("limit", limit);
         requireActiveTransaction("InboxRepository.deleteExpiredBatch");
-        try {
-            nativeQuery(Sql.PURGE_TURN)
-                    .setParameter(1, table.quotedName())
-                    .setParameter(2, claimLockTimeout)
-                    .getSingleResult();
-        } catch (RuntimeException e) {
-            if (SqlStates.LOCK_NOT_AVAILABLE.equals(SqlStates.of(e))) {
-                throw markedForRollback(new PersistenceException("another transaction held the purge's turn on "
-                        + table.quotedName() + " for longer than " + settings.claimMaxWait() + " ("
-                        + InboxSettings.CLAIM_MAX_WAIT + "): a purge batch that is stuck, or prepared and in doubt "
-                        + "(see pg_locks: locktype advisory, classid " + Sql.PURGE_LOCK_CLASS + ")", e));
-            }
-            throw e;
-        }
-        String result;
-        try {
-            result = (String) nativeQuery(deleteExpiredBatchSql)
-                    .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
-                    .setParameter(2, ceilToMicros(cutoff).toString())
-                    .setParameter(3, limit)
-                    .getSingleResult();
-        } catch (RuntimeException e) {
-            if (SqlStates.LOCK_NOT_AVAILABLE.equals(SqlStates.of(e))) {
-                throw markedForRollback(new PersistenceException("another transaction held a lock on an expired "
-                        + "marker of " + table.quotedName() + ", or on the table, for longer than "
-                        + settings.claimMaxWait() + " (" + InboxSettings.CLAIM_MAX_WAIT + "): the purge batch deleted "
-                        + "nothing. The inbox never locks an expired marker; a transaction of the application's that "
-                        + "updates or locks one, or one prepared and in doubt, does (see pg_locks and "
-                        + "pg_blocking_pids)", e));
-            }
-            throw e;
-        }
+        lockBounded(() -> nativeQuery(Sql.PURGE_TURN)
+                .setParameter(1, table.quotedName())
+                .setParameter(2, claimLockTimeout)
+                .getSingleResult(),
+                "another transaction held the purge's turn on " + table.quotedName() + " for longer than "
+                        + settings.claimMaxWait() + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a purge batch that is "
+                        + "stuck, or prepared and in doubt (see pg_locks: locktype advisory, classid "
+                        + Sql.PURGE_LOCK_CLASS + ")");
+        String result = (String) lockBounded(() -> nativeQuery(deleteExpiredBatchSql)
+                .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
+                .setParameter(2, ceilToMicros(cutoff).toString())
+                .setParameter(3, limit)
+                .getSingleResult(),
+                "another transaction held a lock on an expired marker of " + table.quotedName() + ", or on the "
+                        + "table, for longer than " + settings.claimMaxWait() + " (" + InboxSettings.CLAIM_MAX_WAIT
+                        + "): the purge batch deleted nothing. The inbox never locks an expired marker; a transaction "
+                        + "of the application's that updates or locks one, or one prepared and in doubt, does (see "
+                        + "pg_locks and pg_blocking_pids)");
         // The turn's bound applied to the delete too; the transaction's own lock_timeout is in force again.
         nativeQuery(Sql.RESTORE_LOCK_TIMEOUT).getSingleResult();
         int slash = result.indexOf('/');
@@ -508,6 +495,21 @@ public class InboxRepository {
         String newest = result.substring(slash + 1);
         return new DeletedBatch(deleted,
                 newest.isEmpty() ? null : Instant.EPOCH.plus(Long.parseLong(newest), ChronoUnit.MICROS));
+    }
+
+    /**
+     * Runs a statement of the purge under the bound on lock waits: past it (SQLSTATE 55P03), PostgreSQL has aborted
+     * the transaction, which is marked for rollback, and the statement fails with the message given.
+     */
+    private Object lockBounded(Supplier<Object> statement, String heldTooLong) {
+        try {
+            return statement.get();
+        } catch (RuntimeException e) {
+            if (SqlStates.LOCK_NOT_AVAILABLE.equals(SqlStates.of(e))) {
+                throw markedForRollback(new PersistenceException(heldTooLong, e));
+            }
+            throw e;
+        }
     }
 
     /**
