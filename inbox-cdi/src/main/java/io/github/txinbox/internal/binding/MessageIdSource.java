@@ -121,7 +121,11 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
          * @throws MissingMessageIdException when the record has no id where the key says, or not as exact text
          */
         String readRecord(Object record) {
-            return readRecord(record, "");
+            try {
+                return id(record);
+            } catch (KafkaRecordIds.UnreadableIdException e) {
+                throw missing(method, e.getMessage(), CONNECTOR_DECIDES);
+            }
         }
 
         /**
@@ -135,11 +139,17 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
          *                                   in its topic
          */
         String readBatchRecord(Object record, int position, int size) {
-            String which = "record " + (position + 1) + " of the batch of " + size;
             if (record == null) {
-                throw missing(method, which + " is null", BATCH_ROLLED_BACK);
+                throw missing(method, "record " + (position + 1) + " of the batch of " + size + " is null",
+                        BATCH_ROLLED_BACK);
             }
-            return readRecord(record, which + " (" + KafkaRecordIds.place(record) + "): ");
+            try {
+                return id(record);
+            } catch (KafkaRecordIds.UnreadableIdException e) {
+                // The record's place is named only here: most records of a batch have their id.
+                throw missing(method, "record " + (position + 1) + " of the batch of " + size + " ("
+                        + KafkaRecordIds.place(record) + "): " + e.getMessage(), BATCH_ROLLED_BACK);
+            }
         }
 
         /**
@@ -151,16 +161,11 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
             return missing(method, "the batch parameter is null", BATCH_ROLLED_BACK);
         }
 
-        private String readRecord(Object record, String which) {
-            String after = which.isEmpty() ? CONNECTOR_DECIDES : BATCH_ROLLED_BACK;
-            String id;
-            try {
-                id = KafkaRecordIds.read(record, key);
-            } catch (KafkaRecordIds.UnreadableIdException e) {
-                throw missing(method, which + e.getMessage(), after);
-            }
+        /** The record's id; what is missing, when it has none, as the exception's message. */
+        private String id(Object record) throws KafkaRecordIds.UnreadableIdException {
+            String id = KafkaRecordIds.read(record, key);
             if (missing(id)) {
-                throw missing(method, which + absent(), after);
+                throw new KafkaRecordIds.UnreadableIdException(absent());
             }
             return id;
         }
