@@ -255,18 +255,20 @@ public class InboxInterceptor {
         } catch (RuntimeException e) {
             return rolledBack(ids, Decision.failed(InboxOutcome.FAILURE, described, failure(e), e));
         }
+        // Each claimed id is new at its first record; every other record is a duplicate, if the batch commits.
         List<Object> fresh = new ArrayList<>(claimed.size());
+        List<Decision> records = new ArrayList<>(size);
         Set<String> taken = new HashSet<>();
         for (int i = 0; i < size; i++) {
             String id = ids.get(i);
-            if (claimed.contains(id) && taken.add(id)) {
+            boolean isNew = claimed.contains(id) && taken.add(id);
+            if (isNew) {
                 fresh.add(batch.get(i));
             }
+            records.add(Decision.ran(isNew ? InboxOutcome.PROCESSED : InboxOutcome.DUPLICATE, id, null, null));
         }
         described = described + " (" + fresh.size() + " new)";
         if (fresh.isEmpty()) {
-            List<Decision> records = ids.stream()
-                    .map(id -> Decision.ran(InboxOutcome.DUPLICATE, id, null, null)).toList();
             return Decision.ran(InboxOutcome.DUPLICATE, described, null, null).of(records);
         }
         if (fresh.size() < size) {
@@ -280,12 +282,6 @@ public class InboxInterceptor {
             return rolledBack(ids, Decision.retry(binding, InboxOutcome.RETRY, described, e));
         } catch (Exception | Error e) {
             return rolledBack(ids, Decision.failed(InboxOutcome.FAILURE, described, failure(e), e));
-        }
-        Set<String> reported = new HashSet<>();
-        List<Decision> records = new ArrayList<>(size);
-        for (String id : ids) {
-            boolean isNew = claimed.contains(id) && reported.add(id);
-            records.add(Decision.ran(isNew ? InboxOutcome.PROCESSED : InboxOutcome.DUPLICATE, id, null, null));
         }
         return Decision.ran(InboxOutcome.PROCESSED, described, null, null).of(records);
     }

@@ -110,17 +110,6 @@ sealed interface MessageIdSource permits MessageIdSource.JmsMessageId, MessageId
             if (record == null) {
                 throw missing(method, "the message parameter is null", CONNECTOR_DECIDES);
             }
-            return readRecord(record);
-        }
-
-        /**
-         * Reads the id of one record, the parameter's or one of a batch's.
-         *
-         * @param record a {@code ConsumerRecord}, not null
-         * @return the id, never blank
-         * @throws MissingMessageIdException when the record has no id where the key says, or not as exact text
-         */
-        String readRecord(Object record) {
             try {
                 return id(record);
             } catch (KafkaRecordIds.UnreadableIdException e) {
