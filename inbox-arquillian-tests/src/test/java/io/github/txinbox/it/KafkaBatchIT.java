@@ -148,8 +148,8 @@ class KafkaBatchIT {
                 orders.get(0)), "a record of the batch says why it rolled back");
         ConsumerRecord<String, String> dead = deadLettered(failing).get(0);
         assertEquals(failing, dead.value());
-        assertTrue(header(dead, KafkaBatchOrdersConsumer.REASON).contains("simulated failure of call 2 for "
-                + failing), header(dead, KafkaBatchOrdersConsumer.REASON));
+        assertTrue(header(dead, KafkaOrders.REASON).contains("simulated failure of call 2 for " + failing),
+                header(dead, KafkaOrders.REASON));
         for (String order : orders) {
             if (!order.equals(failing)) {
                 assertEquals(List.of(), deadLettered(order), order + " is not dead-lettered");

@@ -33,6 +33,9 @@ public class KafkaOrders {
     /** The header that asks the handler to misbehave. */
     public static final String BEHAVIOUR = "behaviour";
 
+    /** The header of a dead letter that holds the handler's failure. */
+    public static final String REASON = "dead-letter-reason";
+
     @PersistenceContext
     EntityManager entityManager;
 
@@ -94,6 +97,23 @@ public class KafkaOrders {
             record.headers().add(BEHAVIOUR, behaviour.getBytes(StandardCharsets.UTF_8));
         }
         return record;
+    }
+
+    /**
+     * Builds the dead letter of a record whose handler failed, as the consumers write it: its key, value and headers,
+     * and the failure in the header {@value #REASON}.
+     *
+     * @param topic   the dead-letter topic
+     * @param record  the record
+     * @param failure what the handler threw
+     * @return the dead letter
+     */
+    public static ProducerRecord<String, String> deadLetter(String topic, ConsumerRecord<String, String> record,
+            Throwable failure) {
+        ProducerRecord<String, String> dead = new ProducerRecord<>(topic, record.key(), record.value());
+        record.headers().forEach(header -> dead.headers().add(header));
+        dead.headers().add(REASON, String.valueOf(failure).getBytes(StandardCharsets.UTF_8));
+        return dead;
     }
 
     private static String header(ConsumerRecord<String, String> record, String name) {

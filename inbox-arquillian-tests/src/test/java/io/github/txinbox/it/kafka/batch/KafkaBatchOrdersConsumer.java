@@ -4,7 +4,6 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.kafka.KafkaOrders;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,9 +32,6 @@ public class KafkaBatchOrdersConsumer {
 
     /** The outgoing channel of the dead letters. */
     public static final String DEAD_LETTERS = "kafka-batch-dead-letters";
-
-    /** The header naming why a record was dead-lettered. */
-    public static final String REASON = "dead-letter-reason";
 
     /** The consumer name under which each record's poll size is noted. */
     public static final String POLLS = "kafka-batch-polls";
@@ -74,11 +70,8 @@ public class KafkaBatchOrdersConsumer {
                 try {
                     orders.handle(record); // a transaction of its own
                 } catch (RuntimeException failed) { // this record rolled back alone
-                    ProducerRecord<String, String> dead = new ProducerRecord<>(DEAD_LETTERS, record.key(),
-                            record.value());
-                    record.headers().forEach(header -> dead.headers().add(header));
-                    dead.headers().add(REASON, String.valueOf(failed).getBytes(StandardCharsets.UTF_8));
-                    written.add(deadLetters.send(dead).toCompletableFuture());
+                    written.add(deadLetters.send(KafkaOrders.deadLetter(DEAD_LETTERS, record, failed))
+                            .toCompletableFuture());
                 }
             }
             return CompletableFuture.allOf(written.toArray(CompletableFuture[]::new));

@@ -6,7 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,7 +19,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * shaped as docs/kafka.md shows for it: takes the record from the message, hands it to {@link KafkaOrders}, and
  * acknowledges the message once the handler has returned, that is after its transaction committed. The connector stops
  * the channel when a message is nacked, so a handler that throws (its transaction rolled back) has its record written
- * to the dead-letter channel {@value #DEAD_LETTERS}, with the failure in the header {@value #REASON}, and acknowledged
+ * to the dead-letter channel {@value #DEAD_LETTERS}, with the failure in the header {@value KafkaOrders#REASON}, and acknowledged
  * only once that write is done (a failed write fails the returned stage: a nack). Once the application is stopping, Open Liberty closes its persistence units while the
  * channel still delivers: a failure then is nacked instead, which stops the channel, and the record comes again.
  */
@@ -29,9 +28,6 @@ public class LibertyKafkaOrdersConsumer {
 
     /** The outgoing channel of the dead letters; its topic is the channel's {@code topic} setting. */
     public static final String DEAD_LETTERS = "kafka-orders-dead-letters";
-
-    /** The header of a dead letter that holds the handler's failure. */
-    public static final String REASON = "dead-letter-reason";
 
     @Inject
     KafkaOrders orders;
@@ -62,10 +58,8 @@ public class LibertyKafkaOrdersConsumer {
             if (stopping) {
                 throw e;
             }
-            ProducerRecord<String, String> dead = new ProducerRecord<>(DEAD_LETTERS, record.key(), record.value());
-            record.headers().forEach(header -> dead.headers().add(header));
-            dead.headers().add(REASON, String.valueOf(e).getBytes(StandardCharsets.UTF_8));
-            return deadLetters.send(dead).thenCompose(written -> message.ack());
+            return deadLetters.send(KafkaOrders.deadLetter(DEAD_LETTERS, record, e))
+                    .thenCompose(written -> message.ack());
         }
         return message.ack();
     }
