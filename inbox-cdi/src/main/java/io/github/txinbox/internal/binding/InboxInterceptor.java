@@ -66,6 +66,23 @@ public class InboxInterceptor {
     @Inject
     private Event<InboxEvent> events;
 
+    /** For the container, which injects the rest. */
+    public InboxInterceptor() {
+    }
+
+    /**
+     * The interceptor with what the container would inject given, for the result rules' unit tests, which call
+     * {@link #intercept} with a binding of their own. Without a bean manager: its methods read their ids from their
+     * parameters, not through a resolver.
+     */
+    InboxInterceptor(InboxSettings settings, InboxRepository repository, TransactionSynchronizationRegistry transactions,
+            Event<InboxEvent> events) {
+        this.settings = settings;
+        this.repository = repository;
+        this.transactions = transactions;
+        this.events = events;
+    }
+
     @Inject
     void init(InboxExtension extension) {
         this.extension = extension;
@@ -91,6 +108,11 @@ public class InboxInterceptor {
                     + "." + invocation.getMethod().getName() + ", which it has no binding for: the class was not "
                     + "discovered in a bean archive of this application");
         }
+        return intercept(binding, invocation, start);
+    }
+
+    /** {@link #apply} once the call's binding is found; {@code start} is when the call entered. */
+    Object intercept(InboxBinding binding, InvocationContext invocation, long start) throws Exception {
         int status = transactions.getTransactionStatus();
         if (status != Status.STATUS_ACTIVE) {
             throw new NoActiveTransactionException("@Inbox " + binding.description(), status);
