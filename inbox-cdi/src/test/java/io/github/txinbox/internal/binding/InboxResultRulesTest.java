@@ -30,19 +30,24 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The {@link Inbox @Inbox} result rules, row by row, without a container: what a call of one message returns or
- * throws, whether it leaves its transaction marked for rollback, and what it reports once the transaction has ended,
- * for each thing a method and its claim can do, in each kind of transaction a binding can name. The interceptor runs
+ * The {@link Inbox @Inbox} result rules, row by row, without a container: what a call of one message, or of a batch of
+ * Kafka records, returns or throws, whether it leaves its transaction marked for rollback, and what it reports once
+ * the transaction has ended, for each thing a method and its claim can do, in each kind of transaction a binding can
+ * name. The interceptor runs
  * against a registry, an invocation, a repository and an event of this test's making; what only a container shows
  * (which transaction a server really begins, the broker's redelivery) stays in the integration tests.
  *
@@ -244,6 +249,89 @@ class InboxResultRulesTest {
         }
     }
 
+    /** What a batch's records are and what its method and claim do, for the batch rows. */
+    enum Batch {
+        /** Three new records, a b c. */
+        ALL_NEW,
+        /** a and c new, b processed before. */
+        ONE_PROCESSED_BEFORE,
+        /** a twice, then b: the second a is a duplicate of the first. */
+        REPEATED_ID,
+        /** a b c, all processed before: the method is not invoked. */
+        NONE_NEW,
+        /** a b c new; the method throws. */
+        THROWS,
+        /** a b c new; the method throws {@link InboxRetryException}. */
+        THROWS_RETRY,
+        /** a, a record without a key, c: nothing is claimed. */
+        NO_ID_IN_THE_MIDDLE,
+        /** a b c; the claim meets a marker held past the bound. */
+        CLAIM_HELD,
+        /** The batch parameter is null. */
+        NULL_BATCH
+    }
+
+    @ParameterizedTest(name = "a batch, {0}, in {1}: {2}, invoked with {3}, marked {4}, reported {5}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # batch               | kind        | the call                         | invoked with | marked | reported
+            ALL_NEW               | CALLERS     | returns nothing                  | a b c        | false  | PROCESSED PROCESSED PROCESSED
+            ALL_NEW               | NOTED_OTHER | returns nothing                  | a b c        | false  | PROCESSED PROCESSED PROCESSED
+            ALL_NEW               | UNKNOWN     | returns nothing                  | a b c        | false  | PROCESSED PROCESSED PROCESSED
+            ONE_PROCESSED_BEFORE  | CALLERS     | returns nothing                  | a c          | false  | PROCESSED DUPLICATE PROCESSED
+            ONE_PROCESSED_BEFORE  | UNKNOWN     | returns nothing                  | a c          | false  | PROCESSED DUPLICATE PROCESSED
+            REPEATED_ID           | CALLERS     | returns nothing                  | a b          | false  | PROCESSED DUPLICATE PROCESSED
+            NONE_NEW              | CALLERS     | returns nothing                  | -            | false  | DUPLICATE DUPLICATE DUPLICATE
+            NONE_NEW              | UNKNOWN     | returns nothing                  | -            | false  | DUPLICATE DUPLICATE DUPLICATE
+            THROWS                | CALLERS     | throws IllegalStateException     | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            THROWS                | NOTED_SAME  | throws IllegalStateException     | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            THROWS                | UNKNOWN     | throws IllegalStateException     | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            THROWS_RETRY          | CALLERS     | returns nothing                  | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            THROWS_RETRY          | NOTED_SAME  | returns nothing                  | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            THROWS_RETRY          | NOTED_OTHER | throws InboxRetryException       | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            THROWS_RETRY          | UNKNOWN     | throws InboxRetryException       | a b c        | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            NO_ID_IN_THE_MIDDLE   | CALLERS     | throws MissingMessageIdException | -            | true   | ROLLED_BACK MISSING_ID ROLLED_BACK
+            NO_ID_IN_THE_MIDDLE   | UNKNOWN     | throws MissingMessageIdException | -            | true   | ROLLED_BACK MISSING_ID ROLLED_BACK
+            CLAIM_HELD            | CALLERS     | returns nothing                  | -            | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            CLAIM_HELD            | NOTED_OTHER | throws InboxRetryException       | -            | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            CLAIM_HELD            | UNKNOWN     | throws InboxRetryException       | -            | true   | ROLLED_BACK ROLLED_BACK ROLLED_BACK
+            NULL_BATCH            | CALLERS     | throws MissingMessageIdException | -            | true   | MISSING_ID
+            NULL_BATCH            | UNKNOWN     | throws MissingMessageIdException | -            | true   | MISSING_ID
+            """)
+    void aBatchEndsAsTheRulesSayForEachRecord(Batch batch, Kind kind, String call, String invokedWith, boolean marked,
+            String reported) {
+        BatchCall made = new BatchCall(batch, kind);
+        expect(call, made.run());
+        assertEquals(invokedWith, made.invokedWith, "the records the method was invoked with");
+        assertEquals(marked, made.transaction.status == Status.STATUS_MARKED_ROLLBACK,
+                "whether the call left its transaction marked for rollback");
+        assertEquals(List.of(), made.events.fired, "an event before the transaction ended");
+        made.transaction.end();
+        assertEquals(reported, String.join(" ", made.events.fired.stream().map(e -> e.outcome().name()).toList()));
+        for (InboxEvent event : made.events.fired) {
+            if (event.outcome() == InboxOutcome.ROLLED_BACK) {
+                assertTrue(event.reason().startsWith("rolled back with its batch ("), event.reason());
+            }
+        }
+        if (batch == Batch.NO_ID_IN_THE_MIDDLE) {
+            assertEquals(Arrays.asList("a", null, "c"), made.events.fired.stream().map(InboxEvent::messageId).toList());
+            assertTrue(made.events.fired.get(0).reason().startsWith("rolled back with its batch (MISSING_ID): "),
+                    made.events.fired.get(0).reason());
+        }
+    }
+
+    @ParameterizedTest(name = "a batch of new records in {0}, decided to commit, but the commit fails")
+    @CsvSource({"CALLERS", "UNKNOWN"})
+    void aBatchWhoseCommitFailsReportsEachRecordRolledBack(Kind kind) {
+        BatchCall made = new BatchCall(Batch.ALL_NEW, kind);
+        expect("returns nothing", made.run());
+        made.transaction.endRolledBack();
+        assertEquals(List.of(InboxOutcome.ROLLED_BACK, InboxOutcome.ROLLED_BACK, InboxOutcome.ROLLED_BACK),
+                made.events.fired.stream().map(InboxEvent::outcome).toList());
+        assertEquals(List.of("a", "b", "c"), made.events.fired.stream().map(InboxEvent::messageId).toList());
+        assertTrue(made.events.fired.get(0).reason().startsWith("PROCESSED decided, but the transaction did not "
+                + "commit"), made.events.fired.get(0).reason());
+    }
+
     /** Checks the call's result against a cell of the table: {@code returns nothing|<outcome>}, {@code throws <type>}. */
     private static void expect(String call, Object outcome) {
         if (call.equals("returns nothing")) {
@@ -360,6 +448,81 @@ class InboxResultRulesTest {
         }
     }
 
+    /** One call of an {@code @Inbox} method taking a batch of Kafka records, keyed a, b, c unless the row says. */
+    private static final class BatchCall {
+
+        final Registry transaction = new Registry();
+        final Events events = new Events();
+        final Invocation invocation;
+        final InboxInterceptor interceptor;
+        final InboxBinding binding;
+        String invokedWith = "-";
+
+        BatchCall(Batch batch, Kind kind) {
+            InboxBinding.Transaction transactionKind = switch (kind) {
+                case CALLERS -> InboxBinding.Transaction.CALLERS;
+                case NOTED_SAME, NOTED_OTHER, NOT_NOTED -> InboxBinding.Transaction.NOTED;
+                case UNKNOWN -> InboxBinding.Transaction.UNKNOWN;
+            };
+            binding = new InboxBinding(METHOD, SCOPE, new MessageIdSource.KafkaRecordId(METHOD, 0,
+                    Inbox.KAFKA_RECORD_KEY), false, false, transactionKind, true);
+            List<String> keys = switch (batch) {
+                case REPEATED_ID -> Arrays.asList("a", "a", "b");
+                case NO_ID_IN_THE_MIDDLE -> Arrays.asList("a", null, "c");
+                default -> List.of("a", "b", "c");
+            };
+            List<ConsumerRecord<String, String>> records = new ArrayList<>();
+            for (int offset = 0; offset < keys.size(); offset++) {
+                records.add(new ConsumerRecord<>("orders", 0, offset, keys.get(offset), "{}"));
+            }
+            invocation = new Invocation(batch == Batch.NULL_BATCH ? null : records, () -> {
+                List<?> given = (List<?>) invocationParameter();
+                invokedWith = String.join(" ", given.stream().map(r -> ((ConsumerRecord<?, ?>) r).key().toString())
+                        .toList());
+                return switch (batch) {
+                    case THROWS -> throw new IllegalStateException("an order of the batch is malformed");
+                    case THROWS_RETRY -> throw new InboxRetryException("the stock service is down");
+                    default -> null;
+                };
+            });
+            if (kind == Kind.NOTED_SAME) {
+                TransactionBoundary.remember(invocation.getContextData(), transaction.key);
+            } else if (kind == Kind.NOTED_OTHER) {
+                TransactionBoundary.remember(invocation.getContextData(), null);
+            }
+            interceptor = new InboxInterceptor(InboxSettings.DEFAULTS, new InboxRepository() {
+                @Override
+                public Set<String> claimAll(String scope, Collection<String> messageIds) {
+                    assertEquals(SCOPE, scope);
+                    assertEquals(Status.STATUS_ACTIVE, transaction.status, "a claim outside an active transaction");
+                    if (batch == Batch.CLAIM_HELD) {
+                        throw new InboxMarkerHeldException("another transaction held a marker",
+                                new PersistenceException("ERROR: canceling statement due to lock timeout"));
+                    }
+                    Set<String> claimed = new LinkedHashSet<>(messageIds);
+                    if (batch == Batch.ONE_PROCESSED_BEFORE) {
+                        claimed.remove("b");
+                    } else if (batch == Batch.NONE_NEW) {
+                        claimed.clear();
+                    }
+                    return claimed;
+                }
+            }, transaction, events);
+        }
+
+        private Object invocationParameter() {
+            return invocation.getParameters()[0];
+        }
+
+        Object run() {
+            try {
+                return interceptor.intercept(binding, invocation, System.nanoTime());
+            } catch (Exception e) {
+                return e;
+            }
+        }
+    }
+
     /** A transaction of the test's: active until the test ends it, as the container would after the call. */
     private static final class Registry implements TransactionSynchronizationRegistry {
 
@@ -450,8 +613,8 @@ class InboxResultRulesTest {
         boolean proceeded;
         boolean timesOut;
 
-        Invocation(Message message, Body body) {
-            this.parameters = new Object[] {message};
+        Invocation(Object parameter, Body body) {
+            this.parameters = new Object[] {parameter};
             this.body = body;
         }
 
