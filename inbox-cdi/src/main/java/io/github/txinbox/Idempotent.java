@@ -31,6 +31,7 @@ import java.lang.annotation.Target;
  *       gets the stored response; past that wait, 409 with {@code Retry-After};</li>
  *   <li>the same key with another method, path, query or body: 422;</li>
  *   <li>no key: 400 if {@link #required()}, else the method runs without one;</li>
+ *   <li>keys kept per caller ({@link #perPrincipal()}) and no authenticated caller: 403;</li>
  *   <li>a key that is empty, not printable ASCII, longer than {@value InboxSettings#MESSAGE_ID_BYTES} or sent twice:
  *       400;</li>
  *   <li>a first attempt that does not commit stores nothing, and the next attempt runs: the method threw, returned a
@@ -80,4 +81,27 @@ public @interface Idempotent {
      */
     @Nonbinding
     String scope() default "";
+
+    /**
+     * Whether each authenticated caller has keys of its own. {@code false} (the default): the keys of a scope are
+     * shared by every caller, and two clients that send the same key meet (the second gets 422, or, with the same
+     * request, the first's stored response); choose it where every client makes its keys from a random UUID, or where
+     * there are no separate callers. {@code true}: a key is the caller's own, as payment APIs keep them per account,
+     * so that two callers' equal keys never meet and one caller's retry can never be answered with another's stored
+     * response; choose it for an API that several clients or tenants call.
+     *
+     * <p>The caller is the principal of the request's Jakarta REST {@code SecurityContext} (the container's
+     * authentication, or a filter of priority {@code Priorities.AUTHENTICATION} that sets its own), by its name. A
+     * request without one is refused with 403 and the method does not run. The marker's scope is then the scope
+     * followed by {@code ~} and the SHA-256 of the name in base64url (43 characters), so that the table holds no name:
+     * the scope must leave {@value #PRINCIPAL_SUFFIX_LENGTH} bytes for it within
+     * {@value InboxSettings#SCOPE_BYTES}.
+     *
+     * @return whether keys are kept per caller
+     */
+    @Nonbinding
+    boolean perPrincipal() default false;
+
+    /** The bytes a scope of keys kept per caller takes beyond the scope: {@code ~} and 43 characters. */
+    int PRINCIPAL_SUFFIX_LENGTH = 44;
 }

@@ -13,6 +13,7 @@ import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.OrderRequests;
 import io.github.txinbox.it.harness.Server;
+import io.github.txinbox.it.http.CallerOrders;
 import io.github.txinbox.it.http.EjbHttpOrders;
 import io.github.txinbox.it.http.HttpOrders;
 import io.github.txinbox.it.http.OrderDesk;
@@ -20,8 +21,10 @@ import io.github.txinbox.it.http.PlainOrders;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +49,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code @Idempotent} seen by an HTTP client, against the deployed application, its effects counted in PostgreSQL: a
  * retry of a committed request replayed, twenty concurrent copies with one effect, a key reused for another request, a
  * missing or bad key, a first attempt that does not commit, a committed 4xx, a response too long to store, and a copy
- * that arrives while the first is still running. On a CDI bean with {@code @Transactional} and on a stateless session
- * bean.
+ * that arrives while the first is still running; keys kept per caller. On a CDI bean with {@code @Transactional} and on
+ * a stateless session bean.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -194,6 +197,53 @@ class HttpIdempotencyIT {
     }
 
     @Test
+    void twoCallersEqualKeysNeverMeetWhereKeysArePerCaller() throws Exception {
+        String key = newKey();
+        String orderId = TestDatabase.newOrderId();
+        OrderRequests order = OrderRequests.order("caller-orders", key, orderId);
+        HttpResponse<String> alice = send(order.as("alice"));
+        assertEquals(201, alice.statusCode(), alice.body());
+        // The same key and the same request from another caller: its own first request, not alice's response.
+        HttpResponse<String> bob = send(order.as("bob"));
+        assertEquals(201, bob.statusCode(), bob.body());
+        assertTrue(!replayed(bob), "bob got a replay of alice's response: " + bob.headers().map());
+        assertTrue(!alice.headers().firstValue("Location").equals(bob.headers().firstValue("Location")),
+                "one invoice's Location for both callers: " + alice.headers().map());
+        // Each caller's retry gets its own response.
+        assertReplayOf(alice, send(order.as("alice")));
+        assertReplayOf(bob, send(order.as("bob")));
+        assertEquals(2, invoices(CallerOrders.SCOPE, orderId), "invoices: one per caller");
+        assertEquals(2, calls(CallerOrders.SCOPE, orderId), "calls of the method");
+        // Each caller's marker is under the scope and the hash of its name, as docs/http.md gives it; no name is kept.
+        assertEquals(1, markers(callersScope("alice"), key), "alice's marker");
+        assertEquals(1, markers(callersScope("bob"), key), "bob's marker");
+        assertEquals(0, markers(CallerOrders.SCOPE, key), "a marker under the shared scope");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.INBOX + " WHERE message_id = ? "
+                + "AND (scope LIKE '%alice%' OR scope LIKE '%bob%')", key), "a caller's name in the table");
+
+        // Without a caller: 403, and nothing runs or is stored.
+        String anonymousOrder = TestDatabase.newOrderId();
+        String anonymousKey = newKey();
+        assertProblem(send(OrderRequests.order("caller-orders", anonymousKey, anonymousOrder)), 403, "no-principal");
+        assertEquals(0, calls(CallerOrders.SCOPE, anonymousOrder), "calls of the method without a caller");
+        assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.INBOX
+                + " WHERE message_id = ?", anonymousKey), "markers of the request without a caller");
+        // Keys a shared endpoint keeps stay shared, whoever calls.
+        String sharedKey = newKey();
+        String sharedOrder = TestDatabase.newOrderId();
+        HttpResponse<String> first = send(OrderRequests.order("orders", sharedKey, sharedOrder).as("alice"));
+        assertEquals(201, first.statusCode(), first.body());
+        assertReplayOf(first, send(OrderRequests.order("orders", sharedKey, sharedOrder).as("bob")));
+        assertEquals(1, invoices(HttpOrders.SCOPE, sharedOrder), "invoices of the shared endpoint");
+    }
+
+    /** The scope a caller's keys of {@link CallerOrders} are stored under: the scope, ~, SHA-256 of the name. */
+    private static String callersScope(String caller) throws Exception {
+        return CallerOrders.SCOPE + "~" + Base64.getUrlEncoder().withoutPadding().encodeToString(
+                MessageDigest.getInstance("SHA-256").digest(caller.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
     void theSameKeyWithAnotherBodyIs422() throws Exception {
         String key = newKey();
         String orderId = TestDatabase.newOrderId();
@@ -303,7 +353,7 @@ class HttpIdempotencyIT {
     @Test
     void aResourceWithoutAScopeRunsUnderTheRulesOrNotAtAll() throws Exception {
         String orderId = TestDatabase.newOrderId();
-        OrderRequests post = new OrderRequests("plain-orders", List.of(newKey()), orderId, null);
+        OrderRequests post = new OrderRequests("plain-orders", List.of(newKey()), orderId, null, null);
         HttpResponse<String> first = send(post);
         if (first.statusCode() == 500) {
             assertProblem(first, 500, "not-applied");

@@ -3,6 +3,7 @@ package io.github.txinbox.it.harness;
 import io.github.txinbox.Idempotent;
 import io.github.txinbox.it.http.HttpApplication;
 import io.github.txinbox.it.http.OrderDesk;
+import io.github.txinbox.it.http.TestCallers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.Socket;
@@ -23,8 +24,9 @@ import java.util.List;
  * @param keys      the {@value Idempotent#IDEMPOTENCY_KEY} headers, each sent as a header of its own
  * @param body      the body
  * @param behaviour the {@value OrderDesk#BEHAVIOUR} header, or {@code null}
+ * @param caller    the caller the request is authenticated as ({@link TestCallers}), or {@code null} for none
  */
-public record OrderRequests(String path, List<String> keys, String body, String behaviour) {
+public record OrderRequests(String path, List<String> keys, String body, String behaviour, String caller) {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
@@ -39,7 +41,7 @@ public record OrderRequests(String path, List<String> keys, String body, String 
      */
     public static OrderRequests order(String path, String key, String orderId) {
         return new OrderRequests(path, key == null ? List.of() : List.of(key), "{\"orderId\":\"" + orderId + "\"}",
-                null);
+                null, null);
     }
 
     /**
@@ -49,7 +51,17 @@ public record OrderRequests(String path, List<String> keys, String body, String 
      * @return the request
      */
     public OrderRequests behaving(String behaviourHeader) {
-        return new OrderRequests(path, keys, body, behaviourHeader);
+        return new OrderRequests(path, keys, body, behaviourHeader, caller);
+    }
+
+    /**
+     * The same request, authenticated as a caller.
+     *
+     * @param name the caller's name
+     * @return the request
+     */
+    public OrderRequests as(String name) {
+        return new OrderRequests(path, keys, body, behaviour, name);
     }
 
     /**
@@ -59,7 +71,7 @@ public record OrderRequests(String path, List<String> keys, String body, String 
      * @return the request
      */
     public OrderRequests withKeys(String... headers) {
-        return new OrderRequests(path, List.of(headers), body, behaviour);
+        return new OrderRequests(path, List.of(headers), body, behaviour, caller);
     }
 
     /**
@@ -78,6 +90,9 @@ public record OrderRequests(String path, List<String> keys, String body, String 
         }
         if (behaviour != null) {
             request.header(OrderDesk.BEHAVIOUR, behaviour);
+        }
+        if (caller != null) {
+            request.header(TestCallers.HEADER, caller);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }

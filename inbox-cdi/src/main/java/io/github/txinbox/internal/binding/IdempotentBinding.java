@@ -6,6 +6,7 @@ import io.github.txinbox.InboxLimits;
 import io.github.txinbox.internal.http.KeyRules;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -64,7 +65,7 @@ final class IdempotentBinding {
         Idempotent idempotent = site.idempotent();
         return new KeyRules(site.description(),
                 idempotent.scope().isEmpty() ? site.beanClass().getName() : idempotent.scope(),
-                idempotent.header(), idempotent.required());
+                idempotent.header(), idempotent.required(), idempotent.perPrincipal());
     }
 
     /**
@@ -97,6 +98,15 @@ final class IdempotentBinding {
                 InboxLimits.requireKey("scope", idempotent.scope(), InboxLimits.MAX_SCOPE_BYTES);
             } catch (IllegalArgumentException e) {
                 problems.add(where + " has an invalid scope: " + e.getMessage());
+            }
+        }
+        if (idempotent.perPrincipal()) {
+            String scope = idempotent.scope().isEmpty() ? site.beanClass().getName() : idempotent.scope();
+            int room = InboxLimits.MAX_SCOPE_BYTES - Idempotent.PRINCIPAL_SUFFIX_LENGTH;
+            if (scope.getBytes(StandardCharsets.UTF_8).length > room) {
+                problems.add(where + " keeps keys per caller, whose scope is the scope and "
+                        + Idempotent.PRINCIPAL_SUFFIX_LENGTH + " bytes more; its scope '" + scope + "' is longer than "
+                        + "the " + room + " bytes that leaves: name a shorter scope");
             }
         }
         if (site.methodAnnotations().stream().anyMatch(Inbox.class::isInstance)

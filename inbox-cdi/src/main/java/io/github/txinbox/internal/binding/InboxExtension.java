@@ -309,7 +309,8 @@ public class InboxExtension implements Extension, IdempotentMethods {
     }
 
     /**
-     * Returns the scopes of the deployment's {@code @Inbox} methods, named or defaulted to the bean class's name.
+     * Returns the scopes of the deployment's {@code @Inbox} and {@code @Idempotent} methods, named or defaulted to the
+     * bean class's name; for keys kept per caller, the longest scope they are stored under.
      *
      * @return each scope, with the first method that uses it
      */
@@ -322,7 +323,9 @@ public class InboxExtension implements Extension, IdempotentMethods {
         }
         for (Map<Method, KeyRules> methods : idempotents.all()) {
             for (KeyRules binding : methods.values()) {
-                scopes.putIfAbsent(binding.scope(), "@Idempotent on " + binding.description());
+                scopes.putIfAbsent(binding.longestScope(), "@Idempotent on " + binding.description()
+                        + (binding.perPrincipal() ? " (with the " + Idempotent.PRINCIPAL_SUFFIX_LENGTH + " bytes a "
+                                + "caller's keys add)" : ""));
             }
         }
         return scopes;

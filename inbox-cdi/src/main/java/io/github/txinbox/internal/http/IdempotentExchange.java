@@ -40,6 +40,8 @@ public final class IdempotentExchange {
     private final InboxRepository repository;
     private final InboxSettings settings;
     private final TransactionSynchronizationRegistry transactions;
+    /** The scope this request's key is stored under: the method's, or its caller's ({@link KeyRules#scopeOf}). */
+    private String scope;
 
     private IdempotentExchange(KeyRules binding, HttpServletRequest request, InboxRepository repository,
             InboxSettings settings, TransactionSynchronizationRegistry transactions) {
@@ -48,6 +50,7 @@ public final class IdempotentExchange {
         this.repository = repository;
         this.settings = settings;
         this.transactions = transactions;
+        this.scope = binding.scope();
     }
 
     /**
@@ -94,6 +97,14 @@ public final class IdempotentExchange {
                     + settings.maxMessageIdBytes() + " characters long").build();
         }
         String key = ((IdempotencyKeys.Key) read).key();
+        if (binding.perPrincipal()) {
+            if (!(request.getAttribute(RequestCapture.PRINCIPAL) instanceof String caller)) {
+                return Problems.NO_PRINCIPAL.answer("This endpoint keeps each caller's keys apart, and this request "
+                        + "has no authenticated caller. Send it with the credentials of the caller the key belongs to")
+                        .build();
+            }
+            scope = binding.scopeOf(caller);
+        }
         if (!(request.getAttribute(RequestFingerprint.PROPERTY) instanceof RequestFingerprint fingerprint)) {
             throw new IllegalStateException("@Idempotent " + binding.description() + " cannot tell this request from "
                     + "another with the same key: Jakarta REST did not apply " + RequestCapture.class.getName()
@@ -107,12 +118,12 @@ public final class IdempotentExchange {
         byte[] requestFingerprint = fingerprint.finish();
         boolean claimed;
         try {
-            claimed = repository.claim(binding.scope(), key);
+            claimed = repository.claim(scope, key);
         } catch (InboxMarkerHeldException | InboxConflictException e) {
             // The claim marked the transaction for rollback; nothing was written. The cause stays in the log: it
             // speaks of the server's transactions, not of the client's request.
             LOG.info(() -> "@Idempotent " + binding.description() + " answered 409 for " + key + " in scope "
-                    + binding.scope() + ": " + e.getMessage());
+                    + scope + ": " + e.getMessage());
             long seconds = Math.max(1, (settings.claimMaxWait().toMillis() + 999) / 1000);
             return Problems.IN_PROGRESS.answer("A request with this key is still being processed. Send it again, "
                     + "with the same key, after " + seconds + " s: it then gets that request's response")
@@ -133,10 +144,10 @@ public final class IdempotentExchange {
 
     /** Answers a retry with the stored response, or 422 where the key came with another request. */
     private Response replay(String key, byte[] requestFingerprint) {
-        Optional<RecordedResponse> stored = repository.recordedResponse(binding.scope(), key);
+        Optional<RecordedResponse> stored = repository.recordedResponse(scope, key);
         if (stored.isEmpty()) {
             throw new IllegalStateException("@Idempotent " + binding.description() + " found a committed marker of "
-                    + key + " in scope " + binding.scope() + " without a stored response: an @Inbox method or a "
+                    + key + " in scope " + scope + " without a stored response: an @Inbox method or a "
                     + "direct claim uses the same scope; give @Idempotent a scope of its own");
         }
         RecordedResponse recorded = stored.get();
@@ -145,7 +156,7 @@ public final class IdempotentExchange {
                     + "method, path, query or body), whose response is stored. Send a new key for a new request")
                     .build();
         }
-        LOG.fine(() -> "Replayed " + key + " in scope " + binding.scope() + " for " + binding.description());
+        LOG.fine(() -> "Replayed " + key + " in scope " + scope + " for " + binding.description());
         Response.ResponseBuilder replay = Response.status(recorded.status()).header(Idempotent.REPLAYED, "true");
         byte[] body = recorded.body();
         if (body.length > 0) {
@@ -201,7 +212,7 @@ public final class IdempotentExchange {
                 headers.put(name, value);
             }
         }
-        repository.recordResponse(binding.scope(), key,
+        repository.recordResponse(scope, key,
                 new RecordedResponse(requestFingerprint, response.getStatus(), headers, written.bytes()));
         Response.ResponseBuilder sent = Response.fromResponse(response);
         if (written.bytes().length > 0) {

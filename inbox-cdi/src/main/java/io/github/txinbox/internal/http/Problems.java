@@ -13,6 +13,8 @@ public enum Problems {
     KEY_MISSING(400, "Idempotency key missing"),
     /** A key that is empty, not printable ASCII, too long, or sent twice: 400. */
     KEY_INVALID(400, "Idempotency key not valid"),
+    /** Keys are kept per caller, and the request has no authenticated caller: 403. */
+    NO_PRINCIPAL(403, "No caller to keep the idempotency key for"),
     /** The key was used before for another request: 422. */
     KEY_REUSED(422, "Idempotency key reused for another request"),
     /** A request with the key is still being processed, past the wait: 409. */

@@ -16,6 +16,7 @@ import jakarta.transaction.Transactional;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.core.Response;
 import java.lang.reflect.Method;
@@ -30,6 +31,11 @@ class IdempotentBindingTest {
         Response create(String body);
     }
 
+    /** 212 bytes: fits 255 alone, not with the 44 a caller's keys add. */
+    static final String LONG_SCOPE = "orders-"
+            + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+            + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+
     static class Orders implements OrdersApi {
 
         @Override
@@ -43,6 +49,22 @@ class IdempotentBindingTest {
         @Transactional(Transactional.TxType.REQUIRES_NEW)
         @Idempotent(header = "X-Request-Id", required = false, scope = "orders")
         public Response replace(String body) {
+            return null;
+        }
+
+        @POST
+        @Path("per-caller")
+        @Transactional
+        @Idempotent(perPrincipal = true, scope = "orders")
+        public Response perCaller(String body) {
+            return null;
+        }
+
+        @POST
+        @Path("per-caller-long-scope")
+        @Transactional
+        @Idempotent(perPrincipal = true, scope = LONG_SCOPE)
+        public Response perCallerWithALongScope(String body) {
             return null;
         }
 
@@ -144,14 +166,43 @@ class IdempotentBindingTest {
     @Test
     void aTransactionalResourceMethodBindsWithItsClassAsScopeAndTheDefaultHeader() {
         assertEquals(List.of(), problems(Orders.class, "create"));
-        assertEquals(new KeyRules(Orders.class.getName() + ".create", Orders.class.getName(), "Idempotency-Key", true),
+        assertEquals(new KeyRules(Orders.class.getName() + ".create", Orders.class.getName(), "Idempotency-Key", true,
+                false),
                 IdempotentBinding.ofValid(site(Orders.class, "create")));
     }
 
     @Test
     void itsMembersSetTheHeaderTheScopeAndWhetherTheKeyIsRequired() {
-        assertEquals(new KeyRules(Orders.class.getName() + ".replace", "orders", "X-Request-Id", false),
+        assertEquals(new KeyRules(Orders.class.getName() + ".replace", "orders", "X-Request-Id", false,
+                false),
                 IdempotentBinding.ofValid(site(Orders.class, "replace")));
+    }
+
+    @Test
+    void keysPerCallerAreStoredUnderTheScopeAndTheHashOfTheCallersName() throws Exception {
+        KeyRules rules = IdempotentBinding.ofValid(site(Orders.class, "perCaller"));
+        assertTrue(rules.perPrincipal());
+        assertEquals("orders", rules.scope());
+        String expected = "orders~" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                java.security.MessageDigest.getInstance("SHA-256").digest("alice@example.com".getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(expected, rules.scopeOf("alice@example.com"));
+        assertEquals("orders".length() + Idempotent.PRINCIPAL_SUFFIX_LENGTH, rules.scopeOf("alice@example.com")
+                .length());
+        assertEquals(rules.scopeOf("alice@example.com").length(), rules.scopeOf("b").length());
+        assertEquals(rules.scopeOf("b").length(), rules.longestScope().length());
+        assertTrue(!rules.scopeOf("alice").equals(rules.scopeOf("Alice")), "two callers share a scope");
+        // A name that is not ASCII is hashed as UTF-8, and never appears in the scope.
+        assertTrue(!rules.scopeOf("zoë").contains("zo"), rules.scopeOf("zoë"));
+        KeyRules shared = IdempotentBinding.ofValid(site(Orders.class, "create"));
+        assertEquals(shared.scope(), shared.longestScope());
+    }
+
+    @Test
+    void aScopeThatLeavesNoRoomForTheCallersPartFailsTheDeployment() {
+        assertEquals(List.of(), problems(Orders.class, "perCaller"));
+        assertProblem(Orders.class, "perCallerWithALongScope", "keeps keys per caller, whose scope is the scope and "
+                + "44 bytes more; its scope '" + LONG_SCOPE + "' is longer than the 211 bytes that leaves");
     }
 
     @Test
