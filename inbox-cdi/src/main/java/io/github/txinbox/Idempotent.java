@@ -41,6 +41,9 @@ import java.lang.annotation.Target;
  *   <li>a response body longer than {@value InboxSettings#MAX_RESPONSE_BYTES}: 500, and the transaction rolls
  *       back.</li>
  * </ul>
+ *
+ * <p>Each request with a key is reported once its transaction has ended, as an {@link InboxEvent} under the method's
+ * scope and in the inbox's metrics; {@link InboxOutcome} says which outcome each answer has.
  */
 @Inherited
 @Documented

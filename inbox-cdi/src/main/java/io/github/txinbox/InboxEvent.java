@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What became of one call of an {@link Inbox @Inbox} method, fired as a synchronous CDI event once the call's
- * transaction has ended, once per call that had an active transaction. Observe it with {@code @Observes InboxEvent}.
+ * What became of one call of an {@link Inbox @Inbox} method, or of one request with a key to an
+ * {@link Idempotent @Idempotent} method ({@link InboxOutcome} says which outcomes a request has), fired as a
+ * synchronous CDI event once the call's transaction has ended, once per call that had an active transaction. Observe it
+ * with {@code @Observes InboxEvent}.
  *
  * <p>The outcome is what the transaction ended with: {@link InboxOutcome#PROCESSED}, {@link InboxOutcome#SKIPPED}
  * and {@link InboxOutcome#DUPLICATE} committed; {@link InboxOutcome#ROLLED_BACK} is a call that returned (or was a
@@ -20,14 +22,16 @@ import java.util.Objects;
  * ledger.
  *
  * @param scope     the deduplication scope
- * @param messageId the message id; {@code null} for {@link InboxOutcome#MISSING_ID}, and for
- *                  {@link InboxOutcome#FAILURE} when reading the id failed
+ * @param messageId the message id, or the request's key; {@code null} for {@link InboxOutcome#MISSING_ID}, for
+ *                  {@link InboxOutcome#FAILURE} when reading the id failed, and for {@link InboxOutcome#INVALID_KEY}
+ *                  when the key was not valid
  * @param outcome   what the call's transaction ended with
  * @param reason    why, for {@link InboxOutcome#SKIPPED} and {@link InboxOutcome#RETRY} (the reason given, or the
  *                  SQLSTATE of a conflicting claim), {@link InboxOutcome#HELD} (how long the claim waited, and for what),
  *                  {@link InboxOutcome#FAILURE} (the exception's class and message),
- *                  {@link InboxOutcome#MISSING_ID} (what was missing) and {@link InboxOutcome#ROLLED_BACK} (what was
- *                  decided, and why it did not commit); {@code null} otherwise
+ *                  {@link InboxOutcome#MISSING_ID} (what was missing), {@link InboxOutcome#ROLLED_BACK} (what was
+ *                  decided, and why it did not commit), {@link InboxOutcome#KEY_REUSED} and
+ *                  {@link InboxOutcome#INVALID_KEY} (what was wrong with the key); {@code null} otherwise
  * @param duration  from the interceptor's start to the end of the transaction: the claim, the method when it ran, and
  *                  the commit or rollback; not negative
  * @param method    the intercepted method, as {@code fully.qualified.BeanClass.method}
@@ -40,8 +44,8 @@ public record InboxEvent(String scope, String messageId, InboxOutcome outcome, S
      * Checks the event.
      *
      * @throws NullPointerException     when the scope, the outcome, the duration or the method is null, or the
-     *                                  message id is null for any outcome but {@link InboxOutcome#MISSING_ID} and
-     *                                  {@link InboxOutcome#FAILURE}
+     *                                  message id is null for any outcome but {@link InboxOutcome#MISSING_ID},
+     *                                  {@link InboxOutcome#FAILURE} and {@link InboxOutcome#INVALID_KEY}
      * @throws IllegalArgumentException when the duration is negative
      */
     public InboxEvent {
@@ -49,7 +53,8 @@ public record InboxEvent(String scope, String messageId, InboxOutcome outcome, S
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(duration, "duration");
         Objects.requireNonNull(method, "method");
-        if (outcome != InboxOutcome.MISSING_ID && outcome != InboxOutcome.FAILURE) {
+        if (outcome != InboxOutcome.MISSING_ID && outcome != InboxOutcome.FAILURE
+                && outcome != InboxOutcome.INVALID_KEY) {
             Objects.requireNonNull(messageId, "messageId");
         }
         if (duration.isNegative()) {

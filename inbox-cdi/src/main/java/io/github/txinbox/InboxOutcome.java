@@ -5,6 +5,13 @@ package io.github.txinbox;
  * {@link InboxEvent}, and the {@code outcome} tag of the inbox's metrics (in lower case). In an event and a metric it
  * is what the transaction ended with: {@link #PROCESSED}, {@link #SKIPPED} and {@link #DUPLICATE} committed, the
  * others rolled back.
+ *
+ * <p>A request with a key to an {@link Idempotent @Idempotent} method is reported the same way: {@link #PROCESSED} a
+ * first request whose response was stored, {@link #DUPLICATE} a retry answered with the stored response, {@link #HELD}
+ * a copy answered 409 while the first was still running, {@link #KEY_REUSED} (422), {@link #MISSING_ID} (400, no key),
+ * {@link #INVALID_KEY} (400, or 403 where keys are kept per caller and there was none), {@link #FAILURE} a method that
+ * threw, answered a 5xx or whose response could not be stored, and {@link #ROLLED_BACK} one whose transaction did not
+ * commit. A request without a key to a method whose key is optional is not reported.
  */
 public enum InboxOutcome {
     /** The method ran and the message was processed; the marker commits with the method's writes. */
@@ -40,5 +47,16 @@ public enum InboxOutcome {
      * Events only: what the caller saw is the exception of a failed commit, an {@link InboxRolledBackException} when
      * the transaction was the call's own, or a normal return inside its caller's transaction, which then rolls back.
      */
-    ROLLED_BACK
+    ROLLED_BACK,
+    /**
+     * {@link Idempotent @Idempotent} only: the key came before with another request (another method, path, query or
+     * body), whose response is stored; the request was answered 422 and the method did not run. Events only.
+     */
+    KEY_REUSED,
+    /**
+     * {@link Idempotent @Idempotent} only: the key was not valid (empty, not printable ASCII, too long, sent twice), or
+     * the method keeps keys per caller and the request had no authenticated caller; the request was answered 400 or
+     * 403 and the method did not run. Events only.
+     */
+    INVALID_KEY
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.Idempotent;
+import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
@@ -18,6 +19,7 @@ import io.github.txinbox.it.http.EjbHttpOrders;
 import io.github.txinbox.it.http.HttpOrders;
 import io.github.txinbox.it.http.OrderDesk;
 import io.github.txinbox.it.http.PlainOrders;
+import io.github.txinbox.it.portable.DecisionLog;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +68,7 @@ class HttpIdempotencyIT {
     @Deployment(testable = false)
     static WebArchive deployment() {
         WebArchive war = Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class,
-                        OrderRequests.class)
+                        OrderRequests.class, DecisionLog.class)
                 .addPackage(HttpOrders.class.getPackage());
         if (Server.current().hasMicroProfileConfig()) {
             war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT + "\n"),
@@ -93,6 +95,11 @@ class HttpIdempotencyIT {
 
     private static long markers(String scope, String key) {
         return TestDatabase.markers(TestDatabase.INBOX, scope, key);
+    }
+
+    /** The requests reported with an outcome for a key, as the test application's observer of events records them. */
+    private static long reported(String scope, String key, InboxOutcome outcome) {
+        return TestDatabase.decisions(scope, key, outcome.name());
     }
 
     private static boolean replayed(HttpResponse<?> response) {
@@ -138,6 +145,9 @@ class HttpIdempotencyIT {
         assertEquals(1, invoices(scope, orderId), "invoices");
         assertEquals(1, calls(scope, orderId), "calls of the method");
         assertEquals(1, markers(scope, key), "markers");
+        // Reported once each transaction ended: the first request, then the two replays.
+        assertEquals(1, reported(scope, key, InboxOutcome.PROCESSED), "PROCESSED events");
+        assertEquals(2, reported(scope, key, InboxOutcome.DUPLICATE), "DUPLICATE events");
     }
 
     @Test
@@ -213,6 +223,9 @@ class HttpIdempotencyIT {
         assertReplayOf(alice, send(order.as("alice")));
         assertReplayOf(bob, send(order.as("bob")));
         assertEquals(2, invoices(CallerOrders.SCOPE, orderId), "invoices: one per caller");
+        // Reported under the endpoint's scope, one series for all callers.
+        assertEquals(2, reported(CallerOrders.SCOPE, key, InboxOutcome.PROCESSED), "PROCESSED events");
+        assertEquals(2, reported(CallerOrders.SCOPE, key, InboxOutcome.DUPLICATE), "DUPLICATE events");
         assertEquals(2, calls(CallerOrders.SCOPE, orderId), "calls of the method");
         // Each caller's marker is under the scope and the hash of its name, as docs/http.md gives it; no name is kept.
         assertEquals(1, markers(callersScope("alice"), key), "alice's marker");
@@ -226,6 +239,7 @@ class HttpIdempotencyIT {
         String anonymousKey = newKey();
         assertProblem(send(OrderRequests.order("caller-orders", anonymousKey, anonymousOrder)), 403, "no-principal");
         assertEquals(0, calls(CallerOrders.SCOPE, anonymousOrder), "calls of the method without a caller");
+        assertEquals(1, reported(CallerOrders.SCOPE, anonymousKey, InboxOutcome.INVALID_KEY), "INVALID_KEY events");
         assertEquals(0, TestDatabase.queryLong("SELECT count(*) FROM " + TestDatabase.INBOX
                 + " WHERE message_id = ?", anonymousKey), "markers of the request without a caller");
         // Keys a shared endpoint keeps stay shared, whoever calls.
@@ -251,6 +265,7 @@ class HttpIdempotencyIT {
         assertEquals(201, send(OrderRequests.order("orders", key, orderId)).statusCode());
         assertProblem(send(OrderRequests.order("orders", key, other)), 422, "key-reused");
         assertEquals(1, invoices(HttpOrders.SCOPE, orderId));
+        assertEquals(1, reported(HttpOrders.SCOPE, key, InboxOutcome.KEY_REUSED), "KEY_REUSED events");
         assertEquals(0, calls(HttpOrders.SCOPE, other), "the method ran for the other body");
     }
 
@@ -279,6 +294,9 @@ class HttpIdempotencyIT {
             }
             assertEquals(0, markers(HttpOrders.SCOPE, key), attempt.getKey() + ": a marker was stored");
             assertEquals(0, invoices(HttpOrders.SCOPE, orderId), attempt.getKey() + ": invoices");
+            InboxOutcome failedAs = attempt.getKey().equals("rollback-only") ? InboxOutcome.ROLLED_BACK
+                    : InboxOutcome.FAILURE;
+            assertEquals(1, reported(HttpOrders.SCOPE, key, failedAs), attempt.getKey() + ": " + failedAs + " events");
 
             HttpResponse<String> retry = send(OrderRequests.order("orders", key, orderId));
             assertEquals(201, retry.statusCode(), attempt.getKey() + ": " + retry.body());
@@ -395,6 +413,7 @@ class HttpIdempotencyIT {
         HttpResponse<String> copy = send(OrderRequests.order("orders", key, orderId));
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
         assertProblem(copy, 409, "in-progress");
+        assertEquals(1, reported(HttpOrders.SCOPE, key, InboxOutcome.HELD), "HELD events");
         String retryAfter = copy.headers().firstValue("Retry-After").orElse(null);
         assertNotNull(retryAfter, "no Retry-After");
         assertTrue(Long.parseLong(retryAfter) >= 1, retryAfter);

@@ -1,11 +1,13 @@
 package io.github.txinbox.internal.binding;
 
 import io.github.txinbox.Idempotent;
+import io.github.txinbox.InboxEvent;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.internal.http.IdempotentExchange;
 import io.github.txinbox.internal.http.KeyRules;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -36,6 +38,9 @@ public class IdempotencyInterceptor {
     private InboxRepository repository;
 
     @Inject
+    private Event<InboxEvent> events;
+
+    @Inject
     void init(InboxExtension extension) {
         this.extension = extension;
         this.transactions = extension.transactions();
@@ -62,6 +67,6 @@ public class IdempotencyInterceptor {
                     + "this application");
         }
         Object request = extension.servletRequest(IdempotentExchange::servletRequest);
-        return IdempotentExchange.answer(invocation, binding, request, repository, settings, transactions);
+        return IdempotentExchange.answer(invocation, binding, request, repository, settings, transactions, events);
     }
 }
