@@ -15,12 +15,14 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -34,9 +36,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Both write one invoice in a transaction of their own and answer 201 with a small JSON body; each request of the
  * idempotent arm carries a new key, so that every one runs the method and stores its response (the cost of the first
  * request; a replay costs less). A third endpoint writes the marker's row with a response by hand, in one INSERT and
- * without any check: the floor of what a stored response costs. {@value #CLIENTS} client threads send
- * {@value #REQUESTS} requests per round over HTTP/1.1 keep-alive connections; the arms take turns, in an order that
- * rotates every round.
+ * without any check: the floor of what a stored response costs. With {@value Baseline#PROPERTY}, a fourth arm sends
+ * the idempotent arm's requests to the same endpoint deployed with the earlier library, beside this build's: the guard
+ * of {@code @Idempotent}'s path. {@value #CLIENTS} client threads send {@value #REQUESTS} requests per round over
+ * HTTP/1.1 keep-alive connections; the arms take turns, in an order that rotates every round.
  */
 @Order(8)
 @RunAsClient
@@ -51,17 +54,39 @@ class HttpThroughputBenchmark {
             .connectTimeout(Duration.ofSeconds(10)).build();
 
     @ArquillianResource
+    @OperateOnDeployment("bench")
     private URL application;
 
-    @Deployment(testable = false)
+    @ArquillianResource
+    @OperateOnDeployment("baseline")
+    private URL baselineApplication;
+
+    @Deployment(name = "bench", order = 1, testable = false)
     static WebArchive deployment() {
         Results.prepare();
         return Deployments.war(HttpThroughputBenchmark.class).addPackage(BenchResources.class.getPackage());
     }
 
+    /** The same endpoints with the earlier library, when the run names one. */
+    @Deployment(name = "baseline", order = 2, testable = false)
+    static WebArchive baseline() {
+        return Baseline.configured().map(earlier -> earlier.into(Deployments.war(HttpBaseline.class)
+                        .addPackage(BenchResources.class.getPackage())))
+                .orElseGet(() -> Baseline.nothing("HttpBaseline"));
+    }
+
+    /** Names the baseline's deployment. */
+    static final class HttpBaseline {
+        private HttpBaseline() {
+        }
+    }
+
     /** Sends a round to one endpoint and returns its requests per second. */
-    private double requestsPerSecond(String path, boolean keyed) throws Exception {
-        URI uri = URI.create(application.toString()).resolve("bench/orders/" + path);
+    private double requestsPerSecond(Arm arm) throws Exception {
+        String path = arm.path;
+        boolean keyed = arm.keyed;
+        URL base = arm == Arm.BASELINE ? baselineApplication : application;
+        URI uri = URI.create(base.toString()).resolve("bench/orders/" + path);
         AtomicInteger left = new AtomicInteger(REQUESTS);
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
@@ -107,7 +132,8 @@ class HttpThroughputBenchmark {
     private enum Arm {
         WITHOUT("plain", false),
         IDEMPOTENT("idempotent", true),
-        BY_HAND("by-hand", true);
+        BY_HAND("by-hand", true),
+        BASELINE("idempotent", true);
 
         private final String path;
         private final boolean keyed;
@@ -121,10 +147,12 @@ class HttpThroughputBenchmark {
     @Test
     void withAndWithoutTheKey() throws Exception {
         long withBefore = invoices(BenchResources.WITH);
-        Arm[] arms = Arm.values();
+        Optional<Baseline> earlier = Baseline.configured();
+        Arm[] arms = earlier.isPresent() ? Arm.values()
+                : new Arm[] {Arm.WITHOUT, Arm.IDEMPOTENT, Arm.BY_HAND};
         // A warm-up round each: the first requests also load the classes and fill the pools.
         for (Arm arm : arms) {
-            requestsPerSecond(arm.path, arm.keyed);
+            requestsPerSecond(arm);
         }
         long[] updatesBefore = updates();
         Map<Arm, List<Double>> rates = new EnumMap<>(Arm.class);
@@ -135,13 +163,14 @@ class HttpThroughputBenchmark {
             // Rotate which goes first, so that none always follows another's backlog.
             for (int k = 0; k < arms.length; k++) {
                 Arm arm = arms[(round + k) % arms.length];
-                rates.get(arm).add(requestsPerSecond(arm.path, arm.keyed));
+                rates.get(arm).add(requestsPerSecond(arm));
             }
         }
         long[] updatesAfter = updates();
         long invoiced = invoices(BenchResources.WITH) - withBefore;
-        if (invoiced != (long) REQUESTS * (ROUNDS + 1)) {
-            throw new IllegalStateException(invoiced + " invoices for " + REQUESTS * (ROUNDS + 1) + " keyed requests");
+        long keyed = (long) REQUESTS * (ROUNDS + 1) * (earlier.isPresent() ? 2 : 1);
+        if (invoiced != keyed) {
+            throw new IllegalStateException(invoiced + " invoices for " + keyed + " keyed requests");
         }
         record("Jakarta REST endpoint with @Idempotent (a new key per request: the method runs and its response is "
                 + "stored) vs the same endpoint without, requests/s", rates.get(Arm.WITHOUT),
@@ -150,6 +179,8 @@ class HttpThroughputBenchmark {
                 + "INSERT, vs without, requests/s", rates.get(Arm.WITHOUT), rates.get(Arm.BY_HAND), "-");
         record("@Idempotent vs that row by hand: what the library adds over the row it must write, requests/s",
                 rates.get(Arm.BY_HAND), rates.get(Arm.IDEMPOTENT), "-");
+        earlier.ifPresent(baseline -> record("@Idempotent, this build vs " + baseline.name() + ", requests/s",
+                rates.get(Arm.BASELINE), rates.get(Arm.IDEMPOTENT), "-"));
         long updated = updatesAfter[0] - updatesBefore[0];
         long hot = updatesAfter[1] - updatesBefore[1];
         Results.record("8", "HOT share of the response's UPDATE in the @Idempotent rounds (n_tup_hot_upd / n_tup_upd "
@@ -157,7 +188,8 @@ class HttpThroughputBenchmark {
                         : String.format(Locale.ROOT, "%.1f %% (%d of %d)", 100.0 * hot / updated, hot, updated),
                 null, "-", "pg_stat_user_tables, read before the first measured round and after the last, each "
                         + "after a pause for the statistics to arrive; the rounds wrote " + (long) REQUESTS * ROUNDS
-                        + " responses");
+                        * (earlier.isPresent() ? 2 : 1) + " responses" + (earlier.isPresent() ? ", half of them "
+                        + "through the earlier library" : ""));
     }
 
     /**
