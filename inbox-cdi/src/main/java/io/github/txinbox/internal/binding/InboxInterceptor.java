@@ -1,5 +1,7 @@
 package io.github.txinbox.internal.binding;
 
+import static io.github.txinbox.internal.report.CallCompletion.failure;
+
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxConflictException;
 import io.github.txinbox.InboxEvent;
@@ -13,6 +15,7 @@ import io.github.txinbox.InboxRolledBackException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
+import io.github.txinbox.internal.report.CallCompletion;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -21,7 +24,6 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +32,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -117,7 +118,8 @@ public class InboxInterceptor {
         if (status != Status.STATUS_ACTIVE) {
             throw new NoActiveTransactionException("@Inbox " + binding.description(), status);
         }
-        Completion completion = new Completion(binding, start);
+        CallCompletion<Decided> completion = new CallCompletion<>(
+                (decided, ended) -> report(binding, decided, ended, start));
         // Registered while the transaction is active; its end, not the method's return, is what gets reported.
         transactions.registerInterposedSynchronization(completion);
         Decision decision = binding.batch() ? decideBatch(binding, invocation) : decide(binding, invocation);
@@ -162,6 +164,10 @@ public class InboxInterceptor {
             return new Decision(outcome, messageId, reason,
                     binding.returnsInboxResult() ? InboxResult.retry(reason) : null, retry);
         }
+    }
+
+    /** A decision applied to its call: whether the method left the transaction marked for rollback as it returned. */
+    private record Decided(Decision decision, boolean markedByMethod) {
     }
 
     /** Claims the message, invokes the method when the claim is new, and reads what it returned; no side effect. */
@@ -349,13 +355,13 @@ public class InboxInterceptor {
      * the call returns, and the caller would acknowledge a message whose work rolled back.
      */
     private Object settle(InboxBinding binding, InvocationContext invocation, Decision decision,
-            Completion completion) throws Exception {
+            CallCompletion<Decided> completion) throws Exception {
         Throwable thrown = decision.thrown();
         if (thrown != null) {
             markRollbackOnly(thrown);
         }
         boolean markedByMethod = thrown == null && transactions.getTransactionStatus() != Status.STATUS_ACTIVE;
-        completion.decided(decision, markedByMethod);
+        completion.decided(new Decided(decision, markedByMethod));
         if (thrown == null && !markedByMethod) {
             return decision.returned();
         }
@@ -388,10 +394,10 @@ public class InboxInterceptor {
      * Reports a call once its transaction has ended: the outcome that ended (a decision to commit whose transaction
      * rolled back is {@link InboxOutcome#ROLLED_BACK}), logged and fired as an {@link InboxEvent}.
      */
-    private void report(InboxBinding binding, Decision decision, boolean markedByMethod, int status, long start) {
-        log(binding, ended(decision, markedByMethod, status));
-        for (Decision message : decision.reported()) {
-            notify(binding, ended(message, markedByMethod, status), start);
+    private void report(InboxBinding binding, Decided decided, int status, long start) {
+        log(binding, ended(decided.decision(), decided.markedByMethod(), status));
+        for (Decision message : decided.decision().reported()) {
+            notify(binding, ended(message, decided.markedByMethod(), status), start);
         }
     }
 
@@ -400,60 +406,10 @@ public class InboxInterceptor {
         if (decision.thrown() != null || status == Status.STATUS_COMMITTED) {
             return decision;
         }
-        String reason = decision.outcome() + " decided, but " + (markedByMethod
-                ? "the method returned with its transaction marked for rollback"
-                : "the transaction did not commit (status " + status + "): its commit failed, or it timed out");
+        String reason = markedByMethod
+                ? decision.outcome() + " decided, but the method returned with its transaction marked for rollback"
+                : CallCompletion.notCommitted(decision.outcome(), status);
         return new Decision(InboxOutcome.ROLLED_BACK, decision.messageId(), reason, null, null);
-    }
-
-    /**
-     * Waits for both the decision and the transaction's end, which usually come in that order on one thread, but not
-     * when a timeout rolls the transaction back on another thread while the method still runs; the second of the two
-     * reports the call.
-     */
-    private final class Completion implements Synchronization {
-
-        private final InboxBinding binding;
-        private final long start;
-        private Decision decision;
-        private boolean markedByMethod;
-        private Integer status;
-
-        Completion(InboxBinding binding, long start) {
-            this.binding = binding;
-            this.start = start;
-        }
-
-        void decided(Decision decided, boolean marked) {
-            Integer ended;
-            synchronized (this) {
-                decision = decided;
-                markedByMethod = marked;
-                ended = status;
-            }
-            if (ended != null) {
-                report(binding, decided, marked, ended, start);
-            }
-        }
-
-        @Override
-        public void beforeCompletion() {
-            // Nothing to do before the commit: the marker is already written.
-        }
-
-        @Override
-        public void afterCompletion(int ended) {
-            Decision decided;
-            boolean marked;
-            synchronized (this) {
-                status = ended;
-                decided = decision;
-                marked = markedByMethod;
-            }
-            if (decided != null) {
-                report(binding, decided, marked, ended, start);
-            }
-        }
     }
 
     /**
@@ -490,15 +446,7 @@ public class InboxInterceptor {
     private void notify(InboxBinding binding, Decision decision, long start) {
         InboxEvent event = new InboxEvent(binding.scope(), decision.messageId(), decision.outcome(), decision.reason(),
                 Duration.ofNanos(Math.max(0, System.nanoTime() - start)), binding.description());
-        try {
-            events.fire(event);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, e, () -> "An observer of " + event + " failed; the inbox's decision stands");
-        }
-    }
-
-    private static String failure(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getName() : e.getClass().getName() + ": " + e.getMessage();
+        CallCompletion.fire(events, event, LOG);
     }
 
     private void markRollbackOnly(Throwable cause) {

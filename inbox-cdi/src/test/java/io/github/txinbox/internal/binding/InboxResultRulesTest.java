@@ -15,30 +15,22 @@ import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.InboxSettings;
-import jakarta.enterprise.event.Event;
-import jakarta.enterprise.event.NotificationOptions;
-import jakarta.enterprise.util.TypeLiteral;
-import jakarta.interceptor.InvocationContext;
+import io.github.txinbox.internal.fakes.FiredEvents;
+import io.github.txinbox.internal.fakes.TestInvocation;
+import io.github.txinbox.internal.fakes.TestTransaction;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.annotation.Annotation;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -190,11 +182,11 @@ class InboxResultRulesTest {
         Call made = new Call(behaviour, kind, "result".equals(returns), rethrow);
         Object outcome = made.run();
         expect(call, outcome);
-        assertEquals(marked, made.transaction.status == Status.STATUS_MARKED_ROLLBACK,
+        assertEquals(marked, made.transaction.marked(),
                 "whether the call left its transaction marked for rollback");
-        assertEquals(List.of(), made.events.fired, "an event before the transaction ended");
+        assertEquals(List.of(), made.events.fired(), "an event before the transaction ended");
         made.transaction.end();
-        InboxEvent event = made.onlyEvent();
+        InboxEvent event = made.events.only();
         assertEquals(reported, event.outcome());
         assertEquals(SCOPE, event.scope());
         assertEquals(METHOD, event.method());
@@ -203,7 +195,7 @@ class InboxResultRulesTest {
         } else {
             assertEquals(ID, event.messageId());
         }
-        assertEquals(INVOKED.contains(behaviour), made.invocation.proceeded, "whether the method was invoked");
+        assertEquals(INVOKED.contains(behaviour), made.invocation.proceeded(), "whether the method was invoked");
     }
 
     @ParameterizedTest(name = "{0}, returning {1}, decided to commit, but the commit fails: {2}")
@@ -218,7 +210,7 @@ class InboxResultRulesTest {
         Call made = new Call(Behaviour.PROCESSES, kind, "result".equals(returns), false);
         expect(call, made.run());
         made.transaction.endRolledBack();
-        InboxEvent event = made.onlyEvent();
+        InboxEvent event = made.events.only();
         assertEquals(InboxOutcome.ROLLED_BACK, event.outcome());
         assertEquals("PROCESSED decided, but the transaction did not commit (status 4): its commit failed, or it "
                 + "timed out", event.reason());
@@ -237,11 +229,11 @@ class InboxResultRulesTest {
     void aTransactionThatEndsBeforeTheDecisionIsReportedOnceDecided(Behaviour behaviour, Kind kind, String call,
             InboxOutcome reported) throws Exception {
         Call made = new Call(behaviour, kind, false, false);
-        made.invocation.timesOut = true;
+        made.timesOut = true;
         Object outcome = made.run();
         expect(call, outcome);
         // The transaction ended on the timeout's thread while the method ran: the decision reports at once.
-        InboxEvent event = made.onlyEvent();
+        InboxEvent event = made.events.only();
         assertEquals(reported, event.outcome());
         if (reported == InboxOutcome.ROLLED_BACK) {
             assertEquals("PROCESSED decided, but the method returned with its transaction marked for rollback",
@@ -302,20 +294,20 @@ class InboxResultRulesTest {
         BatchCall made = new BatchCall(batch, kind);
         expect(call, made.run());
         assertEquals(invokedWith, made.invokedWith, "the records the method was invoked with");
-        assertEquals(marked, made.transaction.status == Status.STATUS_MARKED_ROLLBACK,
+        assertEquals(marked, made.transaction.marked(),
                 "whether the call left its transaction marked for rollback");
-        assertEquals(List.of(), made.events.fired, "an event before the transaction ended");
+        assertEquals(List.of(), made.events.fired(), "an event before the transaction ended");
         made.transaction.end();
-        assertEquals(reported, String.join(" ", made.events.fired.stream().map(e -> e.outcome().name()).toList()));
-        for (InboxEvent event : made.events.fired) {
+        assertEquals(reported, String.join(" ", made.events.fired().stream().map(e -> e.outcome().name()).toList()));
+        for (InboxEvent event : made.events.fired()) {
             if (event.outcome() == InboxOutcome.ROLLED_BACK) {
                 assertTrue(event.reason().startsWith("rolled back with its batch ("), event.reason());
             }
         }
         if (batch == Batch.NO_ID_IN_THE_MIDDLE) {
-            assertEquals(Arrays.asList("a", null, "c"), made.events.fired.stream().map(InboxEvent::messageId).toList());
-            assertTrue(made.events.fired.get(0).reason().startsWith("rolled back with its batch (MISSING_ID): "),
-                    made.events.fired.get(0).reason());
+            assertEquals(Arrays.asList("a", null, "c"), made.events.fired().stream().map(InboxEvent::messageId).toList());
+            assertTrue(made.events.fired().get(0).reason().startsWith("rolled back with its batch (MISSING_ID): "),
+                    made.events.fired().get(0).reason());
         }
     }
 
@@ -326,10 +318,10 @@ class InboxResultRulesTest {
         expect("returns nothing", made.run());
         made.transaction.endRolledBack();
         assertEquals(List.of(InboxOutcome.ROLLED_BACK, InboxOutcome.ROLLED_BACK, InboxOutcome.ROLLED_BACK),
-                made.events.fired.stream().map(InboxEvent::outcome).toList());
-        assertEquals(List.of("a", "b", "c"), made.events.fired.stream().map(InboxEvent::messageId).toList());
-        assertTrue(made.events.fired.get(0).reason().startsWith("PROCESSED decided, but the transaction did not "
-                + "commit"), made.events.fired.get(0).reason());
+                made.events.fired().stream().map(InboxEvent::outcome).toList());
+        assertEquals(List.of("a", "b", "c"), made.events.fired().stream().map(InboxEvent::messageId).toList());
+        assertTrue(made.events.fired().get(0).reason().startsWith("PROCESSED decided, but the transaction did not "
+                + "commit"), made.events.fired().get(0).reason());
     }
 
     /** Checks the call's result against a cell of the table: {@code returns nothing|<outcome>}, {@code throws <type>}. */
@@ -348,32 +340,38 @@ class InboxResultRulesTest {
         }
     }
 
-    /** One call of an {@code @Inbox} method, set up for a row: the binding, the transaction, the claim, the method. */
-    private static final class Call {
+    /**
+     * What every row's call is made of: its binding's kind of transaction, the transaction, the invocation (noted as
+     * the row's kind says), the events, and the interceptor.
+     */
+    private abstract static class Fixture {
 
-        final Behaviour behaviour;
-        final Registry transaction = new Registry();
-        final Events events = new Events();
-        final Invocation invocation;
-        final InboxInterceptor interceptor;
-        final InboxBinding binding;
+        final TestTransaction transaction = new TestTransaction();
+        final FiredEvents events = new FiredEvents();
+        TestInvocation invocation;
+        InboxInterceptor interceptor;
+        InboxBinding binding;
 
-        Call(Behaviour behaviour, Kind kind, boolean returnsResult, boolean rethrow) throws Exception {
-            this.behaviour = behaviour;
-            InboxBinding.Transaction transactionKind = switch (kind) {
+        /** The kind of transaction a binding names for a row's kind. */
+        static InboxBinding.Transaction transactionOf(Kind kind) {
+            return switch (kind) {
                 case CALLERS -> InboxBinding.Transaction.CALLERS;
                 case NOTED_SAME, NOTED_OTHER, NOT_NOTED -> InboxBinding.Transaction.NOTED;
                 case UNKNOWN -> InboxBinding.Transaction.UNKNOWN;
             };
-            binding = new InboxBinding(METHOD, SCOPE, MessageIdSource.JmsMessageId.of(METHOD, 0, Inbox.JMS_MESSAGE_ID),
-                    returnsResult, rethrow, transactionKind, false);
-            invocation = new Invocation(message(behaviour), () -> method(behaviour, returnsResult));
+        }
+
+        /** Sets the call up: notes the caller's transaction as the row's kind says, and makes the interceptor. */
+        void setUp(InboxBinding rowBinding, Kind kind, Object parameter, TestInvocation.Body body,
+                InboxRepository repository) {
+            binding = rowBinding;
+            invocation = new TestInvocation(ON_MESSAGE, parameter, body);
             if (kind == Kind.NOTED_SAME) {
-                TransactionBoundary.remember(invocation.getContextData(), transaction.key);
+                TransactionBoundary.remember(invocation.getContextData(), transaction.key());
             } else if (kind == Kind.NOTED_OTHER) {
                 TransactionBoundary.remember(invocation.getContextData(), null);
             }
-            interceptor = new InboxInterceptor(InboxSettings.DEFAULTS, repository(behaviour), transaction, events);
+            interceptor = new InboxInterceptor(InboxSettings.DEFAULTS, repository, transaction, events);
         }
 
         /** Runs the call; returns what it returned, or what it threw. */
@@ -384,15 +382,33 @@ class InboxResultRulesTest {
                 return e;
             }
         }
+    }
 
-        InboxEvent onlyEvent() {
-            assertEquals(1, events.fired.size(), () -> "events: " + events.fired);
-            return events.fired.get(0);
+    /** The method the rows' invocations name: {@code onMessage(Message)}. */
+    private static final Method ON_MESSAGE = onMessage();
+
+    private static Method onMessage() {
+        try {
+            return jakarta.jms.MessageListener.class.getMethod("onMessage", Message.class);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** One call of an {@code @Inbox} method, set up for a row: the binding, the transaction, the claim, the method. */
+    private static final class Call extends Fixture {
+
+        boolean timesOut;
+
+        Call(Behaviour behaviour, Kind kind, boolean returnsResult, boolean rethrow) throws Exception {
+            setUp(new InboxBinding(METHOD, SCOPE, MessageIdSource.JmsMessageId.of(METHOD, 0, Inbox.JMS_MESSAGE_ID),
+                    returnsResult, rethrow, transactionOf(kind), false), kind, message(behaviour),
+                    () -> method(behaviour, returnsResult), repository(behaviour));
         }
 
         /** The method's body for the row. */
         private Object method(Behaviour row, boolean returnsResult) throws Exception {
-            if (invocation.timesOut) {
+            if (timesOut) {
                 transaction.timeOut();
             }
             switch (row) {
@@ -420,7 +436,7 @@ class InboxResultRulesTest {
                 public boolean claim(String scope, String messageId) {
                     assertEquals(SCOPE, scope);
                     assertEquals(ID, messageId);
-                    assertEquals(Status.STATUS_ACTIVE, transaction.status, "a claim outside an active transaction");
+                    assertEquals(Status.STATUS_ACTIVE, transaction.status(), "a claim outside an active transaction");
                     return switch (row) {
                         case DUPLICATE -> false;
                         case CLAIM_HELD -> throw new InboxMarkerHeldException("another transaction held the marker",
@@ -449,23 +465,11 @@ class InboxResultRulesTest {
     }
 
     /** One call of an {@code @Inbox} method taking a batch of Kafka records, keyed a, b, c unless the row says. */
-    private static final class BatchCall {
+    private static final class BatchCall extends Fixture {
 
-        final Registry transaction = new Registry();
-        final Events events = new Events();
-        final Invocation invocation;
-        final InboxInterceptor interceptor;
-        final InboxBinding binding;
         String invokedWith = "-";
 
         BatchCall(Batch batch, Kind kind) {
-            InboxBinding.Transaction transactionKind = switch (kind) {
-                case CALLERS -> InboxBinding.Transaction.CALLERS;
-                case NOTED_SAME, NOTED_OTHER, NOT_NOTED -> InboxBinding.Transaction.NOTED;
-                case UNKNOWN -> InboxBinding.Transaction.UNKNOWN;
-            };
-            binding = new InboxBinding(METHOD, SCOPE, new MessageIdSource.KafkaRecordId(METHOD, 0,
-                    Inbox.KAFKA_RECORD_KEY), false, false, transactionKind, true);
             List<String> keys = switch (batch) {
                 case REPEATED_ID -> Arrays.asList("a", "a", "b");
                 case NO_ID_IN_THE_MIDDLE -> Arrays.asList("a", null, "c");
@@ -475,229 +479,36 @@ class InboxResultRulesTest {
             for (int offset = 0; offset < keys.size(); offset++) {
                 records.add(new ConsumerRecord<>("orders", 0, offset, keys.get(offset), "{}"));
             }
-            invocation = new Invocation(batch == Batch.NULL_BATCH ? null : records, () -> {
-                List<?> given = (List<?>) invocationParameter();
-                invokedWith = String.join(" ", given.stream().map(r -> ((ConsumerRecord<?, ?>) r).key().toString())
-                        .toList());
-                return switch (batch) {
-                    case THROWS -> throw new IllegalStateException("an order of the batch is malformed");
-                    case THROWS_RETRY -> throw new InboxRetryException("the stock service is down");
-                    default -> null;
-                };
-            });
-            if (kind == Kind.NOTED_SAME) {
-                TransactionBoundary.remember(invocation.getContextData(), transaction.key);
-            } else if (kind == Kind.NOTED_OTHER) {
-                TransactionBoundary.remember(invocation.getContextData(), null);
-            }
-            interceptor = new InboxInterceptor(InboxSettings.DEFAULTS, new InboxRepository() {
-                @Override
-                public Set<String> claimAll(String scope, Collection<String> messageIds) {
-                    assertEquals(SCOPE, scope);
-                    assertEquals(Status.STATUS_ACTIVE, transaction.status, "a claim outside an active transaction");
-                    if (batch == Batch.CLAIM_HELD) {
-                        throw new InboxMarkerHeldException("another transaction held a marker",
-                                new PersistenceException("ERROR: canceling statement due to lock timeout"));
-                    }
-                    Set<String> claimed = new LinkedHashSet<>(messageIds);
-                    if (batch == Batch.ONE_PROCESSED_BEFORE) {
-                        claimed.remove("b");
-                    } else if (batch == Batch.NONE_NEW) {
-                        claimed.clear();
-                    }
-                    return claimed;
-                }
-            }, transaction, events);
-        }
-
-        private Object invocationParameter() {
-            return invocation.getParameters()[0];
-        }
-
-        Object run() {
-            try {
-                return interceptor.intercept(binding, invocation, System.nanoTime());
-            } catch (Exception e) {
-                return e;
-            }
-        }
-    }
-
-    /** A transaction of the test's: active until the test ends it, as the container would after the call. */
-    private static final class Registry implements TransactionSynchronizationRegistry {
-
-        final Object key = new Object();
-        final List<Synchronization> synchronizations = new ArrayList<>();
-        final Map<Object, Object> resources = new HashMap<>();
-        int status = Status.STATUS_ACTIVE;
-
-        /** Ends the transaction as the container does: a commit unless it is marked for rollback. */
-        void end() {
-            if (status == Status.STATUS_ACTIVE) {
-                synchronizations.forEach(Synchronization::beforeCompletion);
-                finish(Status.STATUS_COMMITTED);
-            } else {
-                finish(Status.STATUS_ROLLEDBACK);
-            }
-        }
-
-        /** Ends an active transaction in a rollback, as a commit that fails does. */
-        void endRolledBack() {
-            assertEquals(Status.STATUS_ACTIVE, status);
-            synchronizations.forEach(Synchronization::beforeCompletion);
-            finish(Status.STATUS_ROLLEDBACK);
-        }
-
-        /** Rolls the transaction back as a timeout does, on the reaper's thread, while the call still runs. */
-        void timeOut() {
-            finish(Status.STATUS_ROLLEDBACK);
-        }
-
-        private void finish(int ended) {
-            status = ended;
-            synchronizations.forEach(synchronization -> synchronization.afterCompletion(ended));
-        }
-
-        @Override
-        public Object getTransactionKey() {
-            return status == Status.STATUS_NO_TRANSACTION ? null : key;
-        }
-
-        @Override
-        public void putResource(Object resourceKey, Object value) {
-            resources.put(resourceKey, value);
-        }
-
-        @Override
-        public Object getResource(Object resourceKey) {
-            return resources.get(resourceKey);
-        }
-
-        @Override
-        public void registerInterposedSynchronization(Synchronization synchronization) {
-            assertEquals(Status.STATUS_ACTIVE, status, "a synchronization registered after the transaction ended");
-            synchronizations.add(synchronization);
-        }
-
-        @Override
-        public int getTransactionStatus() {
-            return status;
-        }
-
-        @Override
-        public void setRollbackOnly() {
-            if (status != Status.STATUS_ACTIVE && status != Status.STATUS_MARKED_ROLLBACK) {
-                throw new IllegalStateException("the transaction has ended (status " + status + ")");
-            }
-            status = Status.STATUS_MARKED_ROLLBACK;
-        }
-
-        @Override
-        public boolean getRollbackOnly() {
-            return status == Status.STATUS_MARKED_ROLLBACK;
-        }
-    }
-
-    /** The method, as the interceptor's {@code proceed} reaches it. */
-    @FunctionalInterface
-    private interface Body {
-        Object run() throws Exception;
-    }
-
-    /** An invocation of {@code onMessage(Message)}. */
-    private static final class Invocation implements InvocationContext {
-
-        final Map<String, Object> contextData = new HashMap<>();
-        final Body body;
-        Object[] parameters;
-        boolean proceeded;
-        boolean timesOut;
-
-        Invocation(Object parameter, Body body) {
-            this.parameters = new Object[] {parameter};
-            this.body = body;
-        }
-
-        @Override
-        public Object proceed() throws Exception {
-            assertTrue(!proceeded, "proceeded twice");
-            proceeded = true;
-            return body.run();
-        }
-
-        @Override
-        public Object getTarget() {
-            return this;
-        }
-
-        @Override
-        public Object getTimer() {
-            return null;
-        }
-
-        @Override
-        public Method getMethod() {
-            try {
-                return jakarta.jms.MessageListener.class.getMethod("onMessage", Message.class);
-            } catch (NoSuchMethodException e) {
-                throw new AssertionError(e);
-            }
-        }
-
-        @Override
-        public Constructor<?> getConstructor() {
-            return null;
-        }
-
-        @Override
-        public Object[] getParameters() {
-            return parameters;
-        }
-
-        @Override
-        public void setParameters(Object[] params) {
-            parameters = params;
-        }
-
-        @Override
-        public Map<String, Object> getContextData() {
-            return contextData;
-        }
-    }
-
-    /** The application's observers, as the interceptor fires to them. */
-    private static final class Events implements Event<InboxEvent> {
-
-        final List<InboxEvent> fired = new ArrayList<>();
-
-        @Override
-        public void fire(InboxEvent event) {
-            fired.add(event);
-        }
-
-        @Override
-        public <U extends InboxEvent> CompletionStage<U> fireAsync(U event) {
-            throw new UnsupportedOperationException("the inbox fires its events synchronously");
-        }
-
-        @Override
-        public <U extends InboxEvent> CompletionStage<U> fireAsync(U event, NotificationOptions options) {
-            throw new UnsupportedOperationException("the inbox fires its events synchronously");
-        }
-
-        @Override
-        public Event<InboxEvent> select(Annotation... qualifiers) {
-            throw new UnsupportedOperationException("the inbox fires its events unqualified");
-        }
-
-        @Override
-        public <U extends InboxEvent> Event<U> select(Class<U> subtype, Annotation... qualifiers) {
-            throw new UnsupportedOperationException("the inbox fires its events unqualified");
-        }
-
-        @Override
-        public <U extends InboxEvent> Event<U> select(TypeLiteral<U> subtype, Annotation... qualifiers) {
-            throw new UnsupportedOperationException("the inbox fires its events unqualified");
+            setUp(new InboxBinding(METHOD, SCOPE, new MessageIdSource.KafkaRecordId(METHOD, 0,
+                    Inbox.KAFKA_RECORD_KEY), false, false, transactionOf(kind), true), kind,
+                    batch == Batch.NULL_BATCH ? null : records, () -> {
+                        List<?> given = (List<?>) invocation.getParameters()[0];
+                        invokedWith = String.join(" ", given.stream()
+                                .map(r -> ((ConsumerRecord<?, ?>) r).key().toString()).toList());
+                        return switch (batch) {
+                            case THROWS -> throw new IllegalStateException("an order of the batch is malformed");
+                            case THROWS_RETRY -> throw new InboxRetryException("the stock service is down");
+                            default -> null;
+                        };
+                    }, new InboxRepository() {
+                        @Override
+                        public Set<String> claimAll(String scope, Collection<String> messageIds) {
+                            assertEquals(SCOPE, scope);
+                            assertEquals(Status.STATUS_ACTIVE, transaction.status(),
+                                    "a claim outside an active transaction");
+                            if (batch == Batch.CLAIM_HELD) {
+                                throw new InboxMarkerHeldException("another transaction held a marker",
+                                        new PersistenceException("ERROR: canceling statement due to lock timeout"));
+                            }
+                            Set<String> claimed = new LinkedHashSet<>(messageIds);
+                            if (batch == Batch.ONE_PROCESSED_BEFORE) {
+                                claimed.remove("b");
+                            } else if (batch == Batch.NONE_NEW) {
+                                claimed.clear();
+                            }
+                            return claimed;
+                        }
+                    });
         }
     }
 }
