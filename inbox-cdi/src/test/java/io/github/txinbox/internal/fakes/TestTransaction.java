@@ -19,7 +19,25 @@ public final class TestTransaction implements TransactionSynchronizationRegistry
     private final Object key = new Object();
     private final List<Synchronization> synchronizations = new ArrayList<>();
     private final Map<Object, Object> resources = new HashMap<>();
-    private int status = Status.STATUS_ACTIVE;
+    private int status;
+
+    /** An active transaction. */
+    public TestTransaction() {
+        this(Status.STATUS_ACTIVE);
+    }
+
+    private TestTransaction(int status) {
+        this.status = status;
+    }
+
+    /**
+     * No transaction: the registry of a thread that runs without one.
+     *
+     * @return the registry
+     */
+    public static TestTransaction none() {
+        return new TestTransaction(Status.STATUS_NO_TRANSACTION);
+    }
 
     /**
      * Returns the transaction's status now.
