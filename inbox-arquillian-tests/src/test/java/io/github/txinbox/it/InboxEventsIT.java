@@ -10,6 +10,7 @@ import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxEvent;
 import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxResult;
+import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.MessageIdResolver;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
@@ -28,6 +29,7 @@ import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
+import jakarta.transaction.UserTransaction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,8 +148,30 @@ class InboxEventsIT {
         }
     }
 
+    /**
+     * A transactional CDI bean whose {@code @Inbox} method asks for a retry: whether its call returns the retry or
+     * throws it depends on whether its transaction is its caller's, which the noting interceptor tells.
+     */
+    @ApplicationScoped
+    @Transactional
+    public static class RetryingHandler {
+
+        static final String SCOPE = "noted";
+
+        @Inbox(scope = SCOPE, resolver = OrderIdResolver.class)
+        public InboxResult handle(String orderId) {
+            return InboxResult.retry("the stock service is down");
+        }
+    }
+
     @EJB
     OrderService service;
+
+    @Inject
+    RetryingHandler retrying;
+
+    @Inject
+    UserTransaction userTransaction;
 
     @Inject
     AfterCompletion afterCompletion;
@@ -219,6 +243,25 @@ class InboxEventsIT {
         assertEvent(only(), orderId, InboxOutcome.RETRY, "try again later");
         assertThrows(EJBException.class, () -> service.place(orderId, "retry-exception"));
         assertEvent(only(), orderId, InboxOutcome.RETRY, "try again later");
+    }
+
+    @Test
+    void aCdiBeansRetryIsReturnedInItsCallersTransactionAndThrownInItsOwn() throws Exception {
+        String orderId = newOrderId();
+        userTransaction.begin();
+        try {
+            // The caller's transaction, noted on the way in: the retry is returned, and the transaction marked.
+            assertEquals(InboxOutcome.RETRY, retrying.handle(orderId).outcome());
+            assertEquals(Status.STATUS_MARKED_ROLLBACK, userTransaction.getStatus());
+        } finally {
+            userTransaction.rollback();
+        }
+        assertEquals(InboxOutcome.RETRY, only().event().outcome());
+        // Without a caller's transaction, @Transactional begins the call's own, which ends as it returns: thrown.
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> retrying.handle(orderId));
+        assertTrue(thrown instanceof InboxRetryException || thrown.getCause() instanceof InboxRetryException,
+                thrown::toString);
+        assertEquals(InboxOutcome.RETRY, only().event().outcome());
     }
 
     @Test

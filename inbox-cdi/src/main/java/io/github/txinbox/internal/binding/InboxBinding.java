@@ -45,8 +45,9 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
          */
         CALLERS,
         /**
-         * A CDI bean's: {@link TransactionBoundary} notes, before {@code @Transactional}, which transaction the
-         * caller was in, and the call's is its own when the two differ or nothing was noted.
+         * A CDI bean's: {@link TransactionBoundary} (bound to these methods alone) notes, before
+         * {@code @Transactional}, which transaction the caller was in, and the call's is its own when the two differ
+         * or nothing was noted.
          */
         NOTED,
         /**
@@ -113,7 +114,7 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
                 messageId(site),
                 site.method().getReturnType() == InboxResult.class,
                 inbox.rethrowRetry(),
-                transaction(site),
+                transactionOf(site),
                 !usesResolver(inbox) && isBatch(site.method(), messageParameter(site.method())));
     }
 
@@ -129,8 +130,13 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
                 : MessageIdSource.JmsMessageId.of(site.description(), parameter, inbox.key());
     }
 
-    /** Whose transaction the site runs in, from the bean's kind and its transaction attribute. */
-    private static Transaction transaction(Site site) {
+    /**
+     * Whose transaction the site runs in, from the bean's kind and its transaction attribute.
+     *
+     * @param site where {@code @Inbox} applies
+     * @return the kind of transaction its binding names
+     */
+    static Transaction transactionOf(Site site) {
         if (annotated(site.classAnnotations(), MESSAGE_DRIVEN)) {
             return Transaction.CALLERS;
         }

@@ -105,6 +105,26 @@ public class InboxExtension implements Extension, IdempotentMethods {
                         || method.isAnnotationPresent(Idempotent.class));
         if (uses) {
             candidates.add(javaClass);
+            bindNoting(event, type, beans);
+        }
+    }
+
+    /**
+     * Binds {@link TransactionBoundary} to the type's {@code @Inbox} methods whose binding will read the caller's
+     * transaction it notes ({@link InboxBinding.Transaction#NOTED}: a CDI bean's), and to no other method. Where a later
+     * extension changes the type so that a binding reads it and nothing was noted, that call is treated as owning its
+     * transaction, the safe side ({@link TransactionBoundary#callersTransaction}).
+     */
+    private <T> void bindNoting(ProcessAnnotatedType<T> event, AnnotatedType<T> type, BeanManager beans) {
+        Set<Method> noted = new java.util.HashSet<>();
+        for (InboxBinding.Site site : inboxSites(type, beans)) {
+            if (InboxBinding.transactionOf(site) == InboxBinding.Transaction.NOTED) {
+                noted.add(site.method());
+            }
+        }
+        if (!noted.isEmpty()) {
+            event.configureAnnotatedType().filterMethods(method -> noted.contains(method.getJavaMember()))
+                    .forEach(method -> method.add(NotesCallersTransaction.Literal.INSTANCE));
         }
     }
 
@@ -215,10 +235,31 @@ public class InboxExtension implements Extension, IdempotentMethods {
     }
 
     private <T> List<String> bindInbox(AnnotatedType<T> type, BeanManager beans) {
-        Class<T> javaClass = type.getJavaClass();
-        Inbox onClass = binding(type.getAnnotations(), Inbox.class, beans);
         Map<Method, InboxBinding> methods = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
+        for (InboxBinding.Site site : inboxSites(type, beans)) {
+            List<String> wrong = InboxBinding.problems(site);
+            if (wrong.isEmpty()) {
+                methods.put(site.method(), InboxBinding.ofValid(site));
+            } else {
+                problems.addAll(wrong);
+            }
+        }
+        if (problems.isEmpty() && !methods.isEmpty()) {
+            inboxes.put(type.getJavaClass(), methods);
+        }
+        return problems;
+    }
+
+    /**
+     * The methods of a type that {@code @Inbox} applies to: those it is on, and the public ones of a class it is on
+     * (directly or through a stereotype), other than static, synthetic and bridge methods and those of
+     * {@code Object}.
+     */
+    private static <T> List<InboxBinding.Site> inboxSites(AnnotatedType<T> type, BeanManager beans) {
+        Class<T> javaClass = type.getJavaClass();
+        Inbox onClass = binding(type.getAnnotations(), Inbox.class, beans);
+        List<InboxBinding.Site> sites = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             Method javaMethod = method.getJavaMember();
             int modifiers = javaMethod.getModifiers();
@@ -228,19 +269,10 @@ public class InboxExtension implements Extension, IdempotentMethods {
             if (inbox == null || Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
                 continue;
             }
-            InboxBinding.Site site = new InboxBinding.Site(javaClass, javaMethod, inbox, method.getAnnotations(),
-                    type.getAnnotations());
-            List<String> wrong = InboxBinding.problems(site);
-            if (wrong.isEmpty()) {
-                methods.put(javaMethod, InboxBinding.ofValid(site));
-            } else {
-                problems.addAll(wrong);
-            }
+            sites.add(new InboxBinding.Site(javaClass, javaMethod, inbox, method.getAnnotations(),
+                    type.getAnnotations()));
         }
-        if (problems.isEmpty() && !methods.isEmpty()) {
-            inboxes.put(javaClass, methods);
-        }
-        return problems;
+        return sites;
     }
 
     /**

@@ -19,8 +19,11 @@ import java.util.Objects;
  * caller (a message-driven bean that does not run in a transaction, whose delivery is acknowledged when
  * {@code onMessage} returns) must then learn of a retry, or of a transaction marked for rollback, by an exception, or
  * it acknowledges a message whose work rolled back.
+ *
+ * <p>Bound by {@link NotesCallersTransaction}, which {@link InboxExtension} adds only to the methods whose binding reads
+ * what it notes ({@link InboxBinding.Transaction#NOTED}): a message-driven bean's call does not run it.
  */
-@Inbox
+@NotesCallersTransaction
 @Interceptor
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
 public class TransactionBoundary {
