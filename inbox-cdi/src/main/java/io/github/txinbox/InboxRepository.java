@@ -91,15 +91,9 @@ public class InboxRepository {
     private InboxSettings settings = InboxSettings.DEFAULTS;
 
     private InboxTable table;
-    private String claimSql;
-    private Sql.Jdbc claimJdbc;
-    private String claimAllSql;
-    private Sql.Jdbc claimAllJdbc;
+    private Sql.Statements statements;
     private ProviderConnection provider;
     private String claimLockTimeout;
-    private String deleteExpiredBatchSql;
-    private String recordResponseSql;
-    private String recordedResponseSql;
 
     /** For the container; applications inject the repository. */
     protected InboxRepository() {
@@ -108,10 +102,8 @@ public class InboxRepository {
     @PostConstruct
     void init() {
         table = settings.table();
-        claimSql = Sql.forTable(Sql.CLAIM, table);
-        claimJdbc = Sql.Jdbc.of(claimSql);
+        statements = Sql.Statements.of(table);
         claimLockTimeout = settings.claimMaxWait().toMillis() + "ms";
-        deleteExpiredBatchSql = Sql.forTable(Sql.DELETE_EXPIRED_BATCH, table);
     }
 
     /**
@@ -166,7 +158,8 @@ public class InboxRepository {
     }
 
     private boolean claimOn(Connection connection, String scope, String messageId) throws SQLException {
-        try (PreparedStatement claim = claimJdbc.prepare(connection, scope, messageId, claimLockTimeout);
+        try (PreparedStatement claim = statements.claimJdbc().prepare(connection, scope, messageId,
+                claimLockTimeout);
                 ResultSet row = claim.executeQuery()) {
             if (row.next()) {
                 return true;
@@ -180,7 +173,7 @@ public class InboxRepository {
     }
 
     private boolean claimAsNativeQuery(String scope, String messageId) {
-        boolean claimed = !nativeQuery(claimSql)
+        boolean claimed = !nativeQuery(statements.claim())
                 .setParameter(1, scope)
                 .setParameter(2, messageId)
                 .setParameter(3, claimLockTimeout)
@@ -252,23 +245,19 @@ public class InboxRepository {
         }
         List<String> sorted = new ArrayList<>(given);
         Collections.sort(sorted);
-        if (claimAllSql == null) {
-            // Made at first use, not in init: the repository is created for every @Inbox bean instance too.
-            claimAllSql = Sql.forTable(Sql.CLAIM_ALL, table);
-            claimAllJdbc = Sql.Jdbc.of(claimAllSql);
-        }
         String ids = Sql.textArray(sorted);
         String result;
         try {
             result = provider().run(entityManager,
                     connection -> {
-                        try (PreparedStatement claim = claimAllJdbc.prepare(connection, scope, ids, claimLockTimeout);
+                        try (PreparedStatement claim = statements.claimAllJdbc().prepare(connection, scope, ids,
+                                claimLockTimeout);
                                 ResultSet row = claim.executeQuery()) {
                             row.next();
                             return row.getString(1);
                         }
                     },
-                    () -> (String) nativeQuery(claimAllSql)
+                    () -> (String) nativeQuery(statements.claimAll())
                             .setParameter(1, scope)
                             .setParameter(2, ids)
                             .setParameter(3, claimLockTimeout)
@@ -341,11 +330,7 @@ public class InboxRepository {
             throw new IllegalArgumentException("response must not be null");
         }
         requireActiveTransaction("InboxRepository.recordResponse");
-        if (recordResponseSql == null) {
-            // Made at first use, not in init: the repository is created for every @Inbox bean instance too.
-            recordResponseSql = Sql.forTable(Sql.RECORD_RESPONSE, table);
-        }
-        int updated = nativeQuery(recordResponseSql)
+        int updated = nativeQuery(statements.recordResponse())
                 .setParameter(1, scope)
                 .setParameter(2, messageId)
                 .setParameter(3, HexFormat.of().formatHex(response.requestFingerprint()))
@@ -372,10 +357,7 @@ public class InboxRepository {
         InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
         InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
         requireActiveTransaction("InboxRepository.recordedResponse");
-        if (recordedResponseSql == null) {
-            recordedResponseSql = Sql.forTable(Sql.RECORDED_RESPONSE, table);
-        }
-        List<?> rows = nativeQuery(recordedResponseSql)
+        List<?> rows = nativeQuery(statements.recordedResponse())
                 .setParameter(1, scope)
                 .setParameter(2, messageId)
                 .getResultList();
@@ -478,7 +460,7 @@ public class InboxRepository {
                         + settings.claimMaxWait() + " (" + InboxSettings.CLAIM_MAX_WAIT + "): a purge batch that is "
                         + "stuck, or prepared and in doubt (see pg_locks: locktype advisory, classid "
                         + Sql.PURGE_LOCK_CLASS + ")");
-        String result = (String) lockBounded(() -> nativeQuery(deleteExpiredBatchSql)
+        String result = (String) lockBounded(() -> nativeQuery(statements.deleteExpiredBatch())
                 .setParameter(1, from.truncatedTo(ChronoUnit.MICROS).toString())
                 .setParameter(2, ceilToMicros(cutoff).toString())
                 .setParameter(3, limit)

@@ -285,6 +285,43 @@ final class Sql {
     }
 
     /**
+     * The statements that name the table, formatted for one table once and shared by every repository of it: a
+     * repository is {@code @Dependent}, created for each {@code @Inbox} bean instance and, for a request-scoped
+     * resource with {@code @Idempotent}, for each request.
+     *
+     * @param claim              {@link #CLAIM}
+     * @param claimJdbc          {@link #CLAIM} as JDBC takes it
+     * @param claimAll           {@link #CLAIM_ALL}
+     * @param claimAllJdbc       {@link #CLAIM_ALL} as JDBC takes it
+     * @param deleteExpiredBatch {@link #DELETE_EXPIRED_BATCH}
+     * @param recordResponse     {@link #RECORD_RESPONSE}
+     * @param recordedResponse   {@link #RECORDED_RESPONSE}
+     */
+    record Statements(String claim, Jdbc claimJdbc, String claimAll, Jdbc claimAllJdbc, String deleteExpiredBatch,
+            String recordResponse, String recordedResponse) {
+
+        private static final Map<InboxTable, Statements> TABLES = new ConcurrentHashMap<>();
+
+        /**
+         * Returns the statements of a table, formatted at the first call for it.
+         *
+         * @param table the table
+         * @return its statements
+         */
+        static Statements of(InboxTable table) {
+            return TABLES.computeIfAbsent(table, Statements::format);
+        }
+
+        private static Statements format(InboxTable table) {
+            String claim = forTable(CLAIM, table);
+            String claimAll = forTable(CLAIM_ALL, table);
+            return new Statements(claim, Jdbc.of(claim), claimAll, Jdbc.of(claimAll),
+                    forTable(DELETE_EXPIRED_BATCH, table), forTable(RECORD_RESPONSE, table),
+                    forTable(RECORDED_RESPONSE, table));
+        }
+    }
+
+    /**
      * A statement of this class as JDBC takes it, for the claims sent on the provider's own connection
      * ({@link ProviderConnection}): each numbered parameter ({@code ?1}) turned into JDBC's {@code ?}, and the number
      * each {@code ?} stands for, in the order they appear; a statement may name a parameter before a lower one, or
