@@ -50,13 +50,16 @@ public class InboxMetrics {
                     + "scope and outcome")
             .withUnit(MetricUnits.NANOSECONDS).build();
 
-    private record Key(String scope, InboxOutcome outcome) {
-    }
-
     private record Instruments(Counter messages, Timer duration) {
     }
 
-    private final ConcurrentMap<Key, Instruments> instruments = new ConcurrentHashMap<>();
+    private static final int OUTCOMES = InboxOutcome.values().length;
+
+    /**
+     * Each scope's instruments, by outcome's ordinal, registered at their first event. Two first events at once may
+     * both register one; the registry gives both the same instruments.
+     */
+    private final ConcurrentMap<String, Instruments[]> instruments = new ConcurrentHashMap<>();
 
     @Inject
     Instance<MetricRegistry> registries;
@@ -71,20 +74,29 @@ public class InboxMetrics {
         if (unavailable) {
             return;
         }
-        Instruments forKey = instruments.computeIfAbsent(new Key(event.scope(), event.outcome()), this::register);
-        if (forKey != null) {
-            forKey.messages().inc();
-            forKey.duration().update(event.duration());
+        Instruments[] forScope = instruments.get(event.scope());
+        if (forScope == null) {
+            forScope = instruments.computeIfAbsent(event.scope(), scope -> new Instruments[OUTCOMES]);
         }
+        int outcome = event.outcome().ordinal();
+        Instruments forKey = forScope[outcome];
+        if (forKey == null) {
+            forKey = register(event.scope(), event.outcome());
+            if (forKey == null) {
+                return;
+            }
+            forScope[outcome] = forKey;
+        }
+        forKey.messages().inc();
+        forKey.duration().update(event.duration());
     }
 
-    private Instruments register(Key key) {
+    private Instruments register(String scope, InboxOutcome outcome) {
         MetricRegistry metrics = registry();
         if (metrics == null) {
             return null;
         }
-        Tag[] tags = {new Tag(SCOPE_TAG, key.scope()),
-                new Tag(OUTCOME_TAG, key.outcome().name().toLowerCase(Locale.ROOT))};
+        Tag[] tags = {new Tag(SCOPE_TAG, scope), new Tag(OUTCOME_TAG, outcome.name().toLowerCase(Locale.ROOT))};
         return new Instruments(metrics.counter(MESSAGES_METADATA, tags), metrics.timer(DURATION_METADATA, tags));
     }
 
