@@ -29,6 +29,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ public class InboxExtension implements Extension, IdempotentMethods {
      * transaction, the safe side ({@link TransactionBoundary#callersTransaction}).
      */
     private <T> void bindNoting(ProcessAnnotatedType<T> event, AnnotatedType<T> type, BeanManager beans) {
-        Set<Method> noted = new java.util.HashSet<>();
+        Set<Method> noted = new HashSet<>();
         for (InboxBinding.Site site : inboxSites(type, beans)) {
             if (InboxBinding.transactionOf(site) == InboxBinding.Transaction.NOTED) {
                 noted.add(site.method());
@@ -375,7 +376,7 @@ public class InboxExtension implements Extension, IdempotentMethods {
             }
         }
         List<String> problems = new ArrayList<>();
-        Set<String> reported = new java.util.HashSet<>();
+        Set<String> reported = new HashSet<>();
         for (Map<Method, KeyRules> methods : idempotents.all()) {
             for (KeyRules rules : methods.values()) {
                 String inbox = inboxScopes.get(rules.scope());

@@ -74,10 +74,7 @@ public class InboxMetrics {
         if (unavailable) {
             return;
         }
-        Instruments[] forScope = instruments.get(event.scope());
-        if (forScope == null) {
-            forScope = instruments.computeIfAbsent(event.scope(), scope -> new Instruments[OUTCOMES]);
-        }
+        Instruments[] forScope = instruments.computeIfAbsent(event.scope(), scope -> new Instruments[OUTCOMES]);
         int outcome = event.outcome().ordinal();
         Instruments forKey = forScope[outcome];
         if (forKey == null) {
