@@ -13,5 +13,6 @@ dependencies {
     implementation("io.github.txinbox:inbox-cdi")
     implementation("io.github.txinbox:inbox-ejb") // InboxPurger, for cleanup
     // end::dependencies[]
+    implementation("io.github.txinbox:inbox-http") // @Idempotent, for Jakarta REST
     compileOnly("jakarta.platform:jakarta.jakartaee-api:10.0.0")
 }

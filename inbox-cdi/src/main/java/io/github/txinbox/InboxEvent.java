@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * What became of one call of an {@link Inbox @Inbox} method, or of one request with a key to an
- * {@link Idempotent @Idempotent} method ({@link InboxOutcome} says which outcomes a request has), fired as a
+ * {@code @Idempotent} method of inbox-http ({@link InboxOutcome} says which outcomes a request has), fired as a
  * synchronous CDI event once the call's transaction has ended, once per call that had an active transaction. Observe it
  * with {@code @Observes InboxEvent}.
  *

@@ -6,7 +6,7 @@ package io.github.txinbox;
  * is what the transaction ended with: {@link #PROCESSED}, {@link #SKIPPED} and {@link #DUPLICATE} committed, the
  * others rolled back.
  *
- * <p>A request with a key to an {@link Idempotent @Idempotent} method is reported the same way: {@link #PROCESSED} a
+ * <p>A request with a key to an inbox-http's {@code @Idempotent} method is reported the same way: {@link #PROCESSED} a
  * first request whose response was stored, {@link #DUPLICATE} a retry answered with the stored response, {@link #HELD}
  * a copy answered 409 while the first was still running, {@link #KEY_REUSED} (422), {@link #MISSING_ID} (400, no key),
  * {@link #INVALID_KEY} (400, or 403 where keys are kept per caller and there was none), {@link #FAILURE} a method that
@@ -49,12 +49,12 @@ public enum InboxOutcome {
      */
     ROLLED_BACK,
     /**
-     * {@link Idempotent @Idempotent} only: the key came before with another request (another method, path, query or
+     * inbox-http's {@code @Idempotent} only: the key came before with another request (another method, path, query or
      * body), whose response is stored; the request was answered 422 and the method did not run. Events only.
      */
     KEY_REUSED,
     /**
-     * {@link Idempotent @Idempotent} only: the key was not valid (empty, not printable ASCII, too long, sent twice), or
+     * inbox-http's {@code @Idempotent} only: the key was not valid (empty, not printable ASCII, too long, sent twice), or
      * the method keeps keys per caller and the request had no authenticated caller; the request was answered 400 or
      * 403 and the method did not run. Events only.
      */

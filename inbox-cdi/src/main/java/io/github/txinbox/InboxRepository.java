@@ -6,12 +6,11 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
-import jakarta.persistence.PersistenceException;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
 import jakarta.persistence.Query;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,14 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -311,67 +307,6 @@ public class InboxRepository {
     }
 
     /**
-     * Stores a response in a marker that the current transaction claimed, to be replayed for a retry of its request
-     * ({@link Idempotent @Idempotent} does so). It commits or rolls back with the marker.
-     *
-     * @param scope     the marker's scope, as claimed
-     * @param messageId the marker's id, as claimed
-     * @param response  the response
-     * @throws IllegalArgumentException     when the scope or id is not valid ({@link #claim}) or the response is null
-     * @throws IllegalStateException        when there is no such marker to store it in: claim it first
-     * @throws NoActiveTransactionException when no JTA transaction is active
-     * @throws jakarta.persistence.PersistenceException when the database fails the statement, for example because
-     *                                      the table lacks the response columns ({@link InboxSchema})
-     */
-    public void recordResponse(String scope, String messageId, RecordedResponse response) {
-        InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
-        InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
-        if (response == null) {
-            throw new IllegalArgumentException("response must not be null");
-        }
-        requireActiveTransaction("InboxRepository.recordResponse");
-        int updated = nativeQuery(statements.recordResponse())
-                .setParameter(1, scope)
-                .setParameter(2, messageId)
-                .setParameter(3, HexFormat.of().formatHex(response.requestFingerprint()))
-                .setParameter(4, Integer.toString(response.status()))
-                .setParameter(5, response.headerLines())
-                .setParameter(6, Base64.getEncoder().encodeToString(response.body()))
-                .executeUpdate();
-        if (updated != 1) {
-            throw new IllegalStateException("No marker of " + messageId + " in scope " + scope + " to store a "
-                    + "response in (" + updated + " rows): claim it in this transaction first");
-        }
-    }
-
-    /**
-     * Returns the response stored in a marker, as the transaction sees it.
-     *
-     * @param scope     the marker's scope
-     * @param messageId the marker's id
-     * @return the response; empty when there is no marker, or it holds no response
-     * @throws IllegalArgumentException     when the scope or id is not valid ({@link #claim})
-     * @throws NoActiveTransactionException when no JTA transaction is active
-     */
-    public Optional<RecordedResponse> recordedResponse(String scope, String messageId) {
-        InboxLimits.requireKey("scope", scope, settings.maxScopeBytes());
-        InboxLimits.requireKey("messageId", messageId, settings.maxMessageIdBytes());
-        requireActiveTransaction("InboxRepository.recordedResponse");
-        List<?> rows = nativeQuery(statements.recordedResponse())
-                .setParameter(1, scope)
-                .setParameter(2, messageId)
-                .getResultList();
-        if (rows.isEmpty() || rows.get(0) == null) {
-            return Optional.empty();
-        }
-        String[] parts = ((String) rows.get(0)).split(" ", -1);
-        Base64.Decoder base64 = Base64.getMimeDecoder();
-        return Optional.of(new RecordedResponse(base64.decode(parts[1]), Integer.parseInt(parts[0]),
-                RecordedResponse.parseHeaderLines(new String(base64.decode(parts[2]), StandardCharsets.UTF_8)),
-                base64.decode(parts[3])));
-    }
-
-    /**
      * Returns the instant before which markers have expired: the database's {@code now()} (the start of the current
      * transaction, on the database server's clock, never the JVM's) minus the retention, to the microsecond.
      *
@@ -513,26 +448,6 @@ public class InboxRepository {
         if (!problems.isEmpty()) {
             throw new InboxTableException("The inbox table " + table.quotedName() + " will not do: "
                     + String.join("; ", problems), InboxSchema.createTableSql(table));
-        }
-    }
-
-    /**
-     * Checks that the table has the columns {@link Idempotent @Idempotent} stores responses in:
-     * {@code request_fingerprint} and {@code response_body} ({@code bytea}), {@code response_status}
-     * ({@code smallint}) and {@code response_headers} ({@code text}), all nullable. The library calls it when an
-     * application with {@code @Idempotent} methods starts.
-     *
-     * @throws InboxTableException          when the table is missing or a column is missing or differs, naming the
-     *                                      table, what differs and the DDL that adds the columns
-     * @throws NoActiveTransactionException when no JTA transaction is active
-     */
-    public void verifyResponseColumns() {
-        requireActiveTransaction("InboxRepository.verifyResponseColumns");
-        Object description = nativeQuery(Sql.DESCRIBE_TABLE).setParameter(1, table.quotedName()).getSingleResult();
-        List<String> problems = TableShape.responseProblems((String) description);
-        if (!problems.isEmpty()) {
-            throw new InboxTableException("The inbox table " + table.quotedName() + " will not do for @Idempotent: "
-                    + String.join("; ", problems), InboxSchema.addResponseColumnsSql(table));
         }
     }
 

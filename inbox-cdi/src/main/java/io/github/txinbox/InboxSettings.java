@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  *                          duration; default {@link #DEFAULT_CLAIM_MAX_WAIT}); it also bounds a purge batch's
  *                          wait for its turn on the table and for an expired marker that another transaction locked
  *                          ({@link InboxRepository#deleteExpiredBatch(java.time.Instant, int)})
- * @param maxResponseBytes  the longest response body {@link Idempotent @Idempotent} stores, in bytes
+ * @param maxResponseBytes  the longest response body inbox-http's {@code @Idempotent} stores, in bytes
  *                          ({@value #MAX_RESPONSE_BYTES}, default {@value #DEFAULT_MAX_RESPONSE_BYTES})
  */
 public record InboxSettings(InboxTable table, boolean tableCheck, String defaultKey, int maxScopeBytes,
@@ -78,7 +78,7 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
     public static final Duration LONGEST_CLAIM_WAIT = Duration.ofHours(24);
 
     /**
-     * The longest response body an {@link Idempotent @Idempotent} method may return, in bytes, from 0 to
+     * The longest response body an inbox-http's {@code @Idempotent} method may return, in bytes, from 0 to
      * {@value #MAX_RESPONSE_BYTES_CEILING}. A longer one is not stored: the request is answered with 500 and its
      * transaction rolls back.
      */

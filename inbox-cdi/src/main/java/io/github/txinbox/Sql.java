@@ -36,43 +36,6 @@ final class Sql {
             """;
 
     /**
-     * Adds the columns that {@link Idempotent @Idempotent} stores a response in, if they do not exist yet; also shipped
-     * as the migration resource {@link InboxSchema#RESPONSE_MIGRATION_RESOURCE}. All nullable: a message's marker
-     * leaves them empty, and adding them rewrites no row.
-     */
-    static final String ADD_RESPONSE_COLUMNS = """
-            ALTER TABLE %1$s
-                ADD COLUMN IF NOT EXISTS request_fingerprint bytea,
-                ADD COLUMN IF NOT EXISTS response_status     smallint,
-                ADD COLUMN IF NOT EXISTS response_headers    text,
-                ADD COLUMN IF NOT EXISTS response_body       bytea;
-            """;
-
-    /**
-     * Stores a response in the marker of ?1 (scope) and ?2 (message id), which the transaction claimed: ?3 the
-     * request's fingerprint in hex, ?4 the status, ?5 the headers' lines, ?6 the body in base64. Texts and a number,
-     * which every provider binds alike. Returns the count of rows updated, through {@code executeUpdate}.
-     */
-    static final String RECORD_RESPONSE = """
-            UPDATE %1$s
-            SET request_fingerprint = decode(?3, 'hex'), response_status = CAST(?4 AS smallint),
-                response_headers = ?5, response_body = decode(?6, 'base64')
-            WHERE scope = ?1 AND message_id = ?2""";
-
-    /**
-     * The response stored in the marker of ?1 (scope) and ?2 (message id), as one text value, which every provider
-     * reads alike: the status, then the fingerprint, the headers' lines (as UTF-8) and the body, each in base64 (with
-     * the line breaks PostgreSQL puts in it), separated by spaces; {@code NULL} when the marker holds no response, and
-     * no row when there is no marker.
-     */
-    static final String RECORDED_RESPONSE = """
-            SELECT CAST(response_status AS text) || ' ' || encode(request_fingerprint, 'base64') || ' '
-                || encode(convert_to(coalesce(response_headers, ''), 'UTF8'), 'base64') || ' '
-                || encode(response_body, 'base64')
-            FROM %1$s
-            WHERE scope = ?1 AND message_id = ?2""";
-
-    /**
      * Inserts the marker unless one exists, waiting at most ?3 (a {@code lock_timeout} value such as {@code 10000ms})
      * for a concurrent transaction that holds it. Returns one row when this transaction claimed the key, none when a
      * committed marker exists; the row holds the {@code lock_timeout} in effect again, as text, which every provider
@@ -287,18 +250,15 @@ final class Sql {
     /**
      * The statements that name the table, formatted for one table once and shared by every repository of it: a
      * repository is {@code @Dependent}, created for each {@code @Inbox} bean instance and, for a request-scoped
-     * resource with {@code @Idempotent}, for each request.
+     * resource with inbox-http's {@code @Idempotent}, for each request.
      *
      * @param claim              {@link #CLAIM}
      * @param claimJdbc          {@link #CLAIM} as JDBC takes it
      * @param claimAll           {@link #CLAIM_ALL}
      * @param claimAllJdbc       {@link #CLAIM_ALL} as JDBC takes it
      * @param deleteExpiredBatch {@link #DELETE_EXPIRED_BATCH}
-     * @param recordResponse     {@link #RECORD_RESPONSE}
-     * @param recordedResponse   {@link #RECORDED_RESPONSE}
      */
-    record Statements(String claim, Jdbc claimJdbc, String claimAll, Jdbc claimAllJdbc, String deleteExpiredBatch,
-            String recordResponse, String recordedResponse) {
+    record Statements(String claim, Jdbc claimJdbc, String claimAll, Jdbc claimAllJdbc, String deleteExpiredBatch) {
 
         private static final Map<InboxTable, Statements> TABLES = new ConcurrentHashMap<>();
 
@@ -316,8 +276,7 @@ final class Sql {
             String claim = forTable(CLAIM, table);
             String claimAll = forTable(CLAIM_ALL, table);
             return new Statements(claim, Jdbc.of(claim), claimAll, Jdbc.of(claimAll),
-                    forTable(DELETE_EXPIRED_BATCH, table), forTable(RECORD_RESPONSE, table),
-                    forTable(RECORDED_RESPONSE, table));
+                    forTable(DELETE_EXPIRED_BATCH, table));
         }
     }
 

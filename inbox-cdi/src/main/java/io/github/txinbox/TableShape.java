@@ -27,16 +27,6 @@ final class TableShape {
         COLUMNS.put("processed_at", "timestamp with time zone NOT NULL");
     }
 
-    /** The columns {@link Idempotent @Idempotent} stores a response in, all nullable. */
-    private static final Map<String, String> RESPONSE_COLUMNS = new LinkedHashMap<>();
-
-    static {
-        RESPONSE_COLUMNS.put("request_fingerprint", "bytea");
-        RESPONSE_COLUMNS.put("response_status", "smallint");
-        RESPONSE_COLUMNS.put("response_headers", "text");
-        RESPONSE_COLUMNS.put("response_body", "bytea");
-    }
-
     private static final String PRIMARY_KEY = "scope,message_id";
 
     private static final String C = " COLLATE \"C\"";
@@ -96,30 +86,6 @@ final class TableShape {
                     ? "it has no primary key (the inbox needs (scope, message_id))"
                     : "its primary key is (" + primaryKey.replace(",", ", ") + "), not (scope, message_id)");
         }
-        return problems;
-    }
-
-    /**
-     * Lists what is wrong with the columns {@link Idempotent @Idempotent} stores a response in: each must exist, with
-     * its type, and allow null (a message's marker leaves it empty).
-     *
-     * @param description the table's description, or {@code null} when it does not exist
-     * @return the problems, in words; empty when the columns will do
-     */
-    static List<String> responseProblems(String description) {
-        if (description == null) {
-            return List.of("it does not exist");
-        }
-        Map<String, String> actual = columns(description);
-        List<String> problems = new ArrayList<>();
-        RESPONSE_COLUMNS.forEach((name, expected) -> {
-            String found = actual.get(name);
-            if (found == null) {
-                problems.add("it has no column " + name + " (" + expected + "), where @Idempotent stores responses");
-            } else if (!withoutCollation(found).equals(expected)) {
-                problems.add("its column " + name + " is " + found + ", not " + expected + " (nullable)");
-            }
-        });
         return problems;
     }
 

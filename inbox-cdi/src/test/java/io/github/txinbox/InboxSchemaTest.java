@@ -13,11 +13,8 @@ import org.junit.jupiter.api.Test;
 class InboxSchemaTest {
 
     @Test
-    void migrationResourcesAreTheDdlOfTheDefaultTable() throws IOException {
-        assertEquals(InboxSchema.createTableSql(InboxTable.DEFAULT),
-                resource(InboxSchema.MIGRATION_RESOURCE) + resource(InboxSchema.RESPONSE_MIGRATION_RESOURCE));
-        assertEquals(InboxSchema.addResponseColumnsSql(InboxTable.DEFAULT),
-                resource(InboxSchema.RESPONSE_MIGRATION_RESOURCE));
+    void theMigrationResourceIsTheDdlOfTheDefaultTable() throws IOException {
+        assertEquals(InboxSchema.createTableSql(InboxTable.DEFAULT), resource(InboxSchema.MIGRATION_RESOURCE));
     }
 
     private String resource(String name) throws IOException {
@@ -39,6 +36,5 @@ class InboxSchemaTest {
     @Test
     void refusesNull() {
         assertThrows(IllegalArgumentException.class, () -> InboxSchema.createTableSql(null));
-        assertThrows(IllegalArgumentException.class, () -> InboxSchema.addResponseColumnsSql(null));
     }
 }

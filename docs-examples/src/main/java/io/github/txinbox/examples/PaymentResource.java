@@ -1,7 +1,7 @@
 package io.github.txinbox.examples;
 
 // tag::resource[]
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;

@@ -1,6 +1,6 @@
 package io.github.txinbox.examples;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;

@@ -36,12 +36,13 @@ class DocsSnippetsTest {
     private static final Path ROOT = DocPages.ROOT;
     private static final Path SOURCES = ROOT.resolve("docs-examples/src/main");
     /** The files the library ships, which a page may show whole. */
-    private static final Path SHIPPED = ROOT.resolve("inbox-cdi/src/main/resources");
+    private static final List<Path> SHIPPED = List.of(ROOT.resolve("inbox-cdi/src/main/resources"),
+            ROOT.resolve("inbox-http/src/main/resources"));
     private static final String VERSION = System.getProperty("txinbox.version");
     /** The languages whose snippets must come from a source here. */
     private static final Set<String> CHECKED = Set.of("java", "xml", "kotlin", "groovy");
     /** The artifacts users depend on. */
-    private static final Set<String> PUBLISHED = Set.of("inbox-bom", "inbox-cdi", "inbox-ejb");
+    private static final Set<String> PUBLISHED = Set.of("inbox-bom", "inbox-cdi", "inbox-http", "inbox-ejb");
 
     private static final Pattern FENCE = Pattern.compile("^( *)```(\\w*)\\s*$");
     private static final Pattern MARKER = Pattern.compile("^ *<!-- snippet: ([\\w.-]+)(?:#([\\w-]+))? -->\\s*$");
@@ -72,7 +73,7 @@ class DocsSnippetsTest {
             Path source = source(file);
             if (source == null) {
                 problems.add(block.where() + ": no source " + file + " under " + ROOT.relativize(SOURCES) + " or "
-                        + ROOT.relativize(SHIPPED));
+                        + SHIPPED.stream().map(ROOT::relativize).map(Path::toString).collect(Collectors.joining(", ")));
                 continue;
             }
             List<String> lines = Files.readAllLines(source);
@@ -190,7 +191,9 @@ class DocsSnippetsTest {
     }
 
     private static Path source(String file) throws IOException {
-        for (Path root : List.of(SOURCES, SHIPPED)) {
+        List<Path> roots = new ArrayList<>(List.of(SOURCES));
+        roots.addAll(SHIPPED);
+        for (Path root : roots) {
             try (Stream<Path> files = Files.walk(root)) {
                 Path found = files.filter(f -> f.getFileName().toString().equals(file)).findFirst().orElse(null);
                 if (found != null) {

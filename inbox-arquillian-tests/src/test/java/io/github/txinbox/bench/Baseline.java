@@ -22,17 +22,21 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * The library as an earlier commit built it, for a benchmark to measure against in the same run: the regression
  * guard of the hot path. Named by {@value #PROPERTY}, either a Git revision of this repository, whose
- * {@code inbox-cdi} and {@code inbox-ejb} the benchmark builds once under {@code target/baseline/<commit>} (from
- * {@code git archive}, so the working tree is left alone), or a directory holding those two jars, such as an earlier
+ * {@code inbox-cdi}, {@code inbox-http} (where it has one) and {@code inbox-ejb} the benchmark builds once under
+ * {@code target/baseline/<commit>} (from
+ * {@code git archive}, so the working tree is left alone), or a directory holding those jars, such as an earlier
  * release's.
  *
  * @param name the short commit, or the directory's name
- * @param jars the earlier {@code inbox-cdi} and {@code inbox-ejb} jars
+ * @param jars the earlier library jars
  */
 record Baseline(String name, List<File> jars) {
 
     /** The system property naming the earlier library. */
     static final String PROPERTY = "txinbox.bench.baseline";
+
+    /** The library's modules in a deployment; an earlier commit may lack inbox-http. */
+    private static final String[] MODULES = {"inbox-cdi", "inbox-http", "inbox-ejb"};
 
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(10);
 
@@ -60,8 +64,9 @@ record Baseline(String name, List<File> jars) {
     }
 
     /**
-     * A deployment that carries the earlier library instead of this build's: the same WAR with its {@code inbox-cdi}
-     * and {@code inbox-ejb} jars replaced.
+     * A deployment that carries the earlier library instead of this build's: the same WAR with its {@code inbox-cdi},
+     * {@code inbox-http} and {@code inbox-ejb} jars replaced by the earlier ones (a commit before {@code @Idempotent}
+     * had a module of its own has no {@code inbox-http}: its core held it).
      *
      * @param war the deployment as this build makes it
      * @return the same deployment
@@ -70,16 +75,26 @@ record Baseline(String name, List<File> jars) {
         List<ArchivePath> ours = new ArrayList<>();
         war.getContent().keySet().forEach(path -> {
             String file = path.get();
-            if (file.startsWith("/WEB-INF/lib/inbox-cdi-") || file.startsWith("/WEB-INF/lib/inbox-ejb-")) {
+            if (file.startsWith("/WEB-INF/lib/inbox-cdi-") || file.startsWith("/WEB-INF/lib/inbox-ejb-")
+                    || file.startsWith("/WEB-INF/lib/inbox-http-")) {
                 ours.add(path);
             }
         });
-        if (ours.size() != 2) {
-            throw new IllegalStateException("Expected this build's inbox-cdi and inbox-ejb in " + war.getName()
-                    + ", found " + ours);
+        if (ours.size() != MODULES.length) {
+            throw new IllegalStateException("Expected this build's " + String.join(", ", MODULES) + " in "
+                    + war.getName() + ", found " + ours);
         }
         ours.forEach(war::delete);
         return war.addAsLibraries(jars.toArray(File[]::new));
+    }
+
+    /**
+     * Whether the earlier library has the module {@code inbox-http}.
+     *
+     * @return whether one of its jars is inbox-http's
+     */
+    boolean hasHttp() {
+        return jars.stream().anyMatch(jar -> jar.getName().startsWith("inbox-http-"));
     }
 
     /**
@@ -123,7 +138,9 @@ record Baseline(String name, List<File> jars) {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not delete " + archive, e);
         }
-        List<String> maven = List.of("mvn", "-B", "-q", "package", "-pl", "inbox-cdi,inbox-ejb", "-am",
+        String modules = Files.isDirectory(tree.resolve("inbox-http")) ? "inbox-cdi,inbox-http,inbox-ejb"
+                : "inbox-cdi,inbox-ejb";
+        List<String> maven = List.of("mvn", "-B", "-q", "package", "-pl", modules, "-am",
                 "-DskipTests", "-Dmaven.source.skip=true", "-Dmaven.javadoc.skip=true");
         try {
             // Offline first: what an earlier commit needs is usually in the local repository already.
@@ -140,10 +157,10 @@ record Baseline(String name, List<File> jars) {
         return root.resolve("inbox-arquillian-tests/target/baseline/build.log");
     }
 
-    /** The two library jars under a directory, or under its modules' {@code target}. */
+    /** The library jars under a directory, or under its modules' {@code target}. */
     private static List<File> jars(Path directory) {
         List<File> found = new ArrayList<>();
-        for (String module : new String[] {"inbox-cdi", "inbox-ejb"}) {
+        for (String module : MODULES) {
             jar(directory, module).or(() -> jar(directory.resolve(module).resolve("target"), module))
                     .ifPresent(found::add);
         }

@@ -1,6 +1,5 @@
 package io.github.txinbox.bench;
 
-import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.harness.Deployments;
@@ -39,7 +38,7 @@ public final class Bench {
     public static WebArchive warWithTable(Class<?> benchmark, InboxTable table) {
         WebArchive war = war(benchmark);
         TestDatabase.update("DROP TABLE IF EXISTS " + table.quotedName());
-        TestDatabase.update(InboxSchema.createTableSql(table));
+        TestDatabase.update(TestDatabase.tableSql(table));
         return war.addAsResource(new StringAsset("txinbox.table=" + table.qualifiedName() + "\n"),
                 "META-INF/microprofile-config.properties");
     }

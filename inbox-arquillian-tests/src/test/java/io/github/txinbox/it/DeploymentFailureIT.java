@@ -45,6 +45,10 @@ class DeploymentFailureIT {
     private static final WebArchive MISUSE = named("InboxMisuse", Deployments.war(DeploymentFailureIT.class)
             .addPackage(BeanManagedListener.class.getPackage()));
 
+    /** Valid bindings alone, which fail together once every extension has bound its methods. */
+    private static final WebArchive SHARED_SCOPE = named("SharedScope", Deployments.war(DeploymentFailureIT.class,
+            SharedScope.class));
+
     private static final WebArchive AMBIGUOUS_UNITS = Deployments.withPersistenceXml(named("AmbiguousUnits",
             Deployments.war(DeploymentFailureIT.class, PersistenceUnitSelectionIT.SecondDataSource.class)),
             "two-units-persistence.xml");
@@ -107,7 +111,7 @@ class DeploymentFailureIT {
                 + "PRIMARY KEY (scope, message_id))");
         failures = start(List.of(MISUSE, AMBIGUOUS_UNITS, MISSING_TABLE, UNFIT_TABLE, TWO_TABLES,
                 UNFIT_COLLATION_TABLE, CONFIGURED_MISSING_TABLE, INVALID_SETTING, SCOPE_OVER_LIMIT,
-                NO_RESPONSE_COLUMNS), List.of());
+                NO_RESPONSE_COLUMNS, SHARED_SCOPE), List.of());
         Path properties = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
                 "table-check-off.properties"), InboxSettings.TABLE_CHECK + "=false\n");
         checkOff = start(List.of(TABLE_CHECK_OFF), List.of("--systemProperties", properties.toString()));
@@ -157,9 +161,14 @@ class DeploymentFailureIT {
                 "@Idempotent on " + UntransactedOrders.class.getName() + ".create runs without a transaction: a "
                         + "resource method is called with none. Add @Transactional",
                 "@Idempotent on " + UntransactedOrders.class.getName() + ".read: the method handles GET, which "
-                        + "changes nothing and needs no key",
-                "@Inbox on " + SharedScope.class.getName() + ".handle and @Idempotent on " + SharedScope.class.getName()
-                        + ".create share the scope 'shared'");
+                        + "changes nothing and needs no key");
+    }
+
+    @Test
+    void anInboxAndAnIdempotentMethodSharingAScopeFailTheDeployment() {
+        failedSaying(SHARED_SCOPE, "@Inbox on " + SharedScope.class.getName() + ".handle and @Idempotent on "
+                + SharedScope.class.getName() + ".create share the scope 'shared': a message id and an idempotency "
+                + "key would be taken for each other");
     }
 
     @Test

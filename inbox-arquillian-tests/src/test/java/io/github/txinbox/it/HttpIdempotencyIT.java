@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.txinbox.Idempotent;
 import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxSettings;
+import io.github.txinbox.http.Idempotent;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.CrashApplication;

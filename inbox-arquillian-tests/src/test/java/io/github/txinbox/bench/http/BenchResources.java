@@ -1,6 +1,6 @@
 package io.github.txinbox.bench.http;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import io.github.txinbox.it.app.Invoice;
 import io.github.txinbox.it.app.TestDatabase;
 import jakarta.enterprise.context.ApplicationScoped;

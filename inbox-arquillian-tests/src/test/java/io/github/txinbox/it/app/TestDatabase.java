@@ -1,5 +1,8 @@
 package io.github.txinbox.it.app;
 
+import io.github.txinbox.InboxSchema;
+import io.github.txinbox.InboxTable;
+import io.github.txinbox.http.ResponseSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -89,6 +92,16 @@ public final class TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("Test SQL failed: " + sql, e);
         }
+    }
+
+    /**
+     * The DDL of an inbox table as the tests use it: the core's table with the columns inbox-http stores responses in.
+     *
+     * @param table the table
+     * @return its DDL
+     */
+    public static String tableSql(InboxTable table) {
+        return InboxSchema.createTableSql(table) + ResponseSchema.addResponseColumnsSql(table);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.github.txinbox.it.harness;
 
-import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.dev.ChildProcess;
 import io.github.txinbox.dev.LocalPostgres;
@@ -86,7 +85,7 @@ public final class DurablePostgres implements AutoCloseable {
                 durable.execute("CREATE ROLE \"" + user.replace("\"", "\"\"") + "\" LOGIN SUPERUSER");
             }
             durable.execute("CREATE SCHEMA " + TestDatabase.SCHEMA);
-            durable.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
+            durable.execute(TestDatabase.tableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
             durable.execute("CREATE TABLE " + TestDatabase.SCHEMA
                     + ".invoice (id text PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");
             durable.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".handler_call (consumer text NOT NULL, "

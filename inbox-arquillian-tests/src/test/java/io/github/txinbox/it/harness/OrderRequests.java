@@ -1,6 +1,6 @@
 package io.github.txinbox.it.harness;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import io.github.txinbox.it.http.HttpApplication;
 import io.github.txinbox.it.http.OrderDesk;
 import io.github.txinbox.it.http.TestCallers;

@@ -1,6 +1,5 @@
 package io.github.txinbox.it.harness;
 
-import io.github.txinbox.InboxSchema;
 import io.github.txinbox.InboxTable;
 import io.github.txinbox.dev.LocalPostgres;
 import io.github.txinbox.it.app.TestDatabase;
@@ -95,7 +94,7 @@ final class PostgresSession {
                 statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
                 statement.execute("CREATE SCHEMA " + schema);
             }
-            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
+            statement.execute(TestDatabase.tableSql(new InboxTable(TestDatabase.SCHEMA, "inbox")));
             // CustomTableIT's table, hash-partitioned by the key as docs/scaling.md describes, and without a default for
             // processed_at, which the start-up check does not ask for: the claim sets it.
             String markers = TestDatabase.CUSTOM_SCHEMA + ".markers";
@@ -107,10 +106,10 @@ final class PostgresSession {
                         + " FOR VALUES WITH (MODULUS 4, REMAINDER " + partition + ")");
             }
             statement.execute("CREATE INDEX markers_processed_at_idx ON " + markers + " (processed_at)");
-            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "configured")));
+            statement.execute(TestDatabase.tableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "configured")));
             // InboxHealthIT's, which it takes away and damages.
-            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "health")));
-            statement.execute(InboxSchema.createTableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
+            statement.execute(TestDatabase.tableSql(new InboxTable(TestDatabase.CUSTOM_SCHEMA, "health")));
+            statement.execute(TestDatabase.tableSql(new InboxTable(TestDatabase.SECOND_SCHEMA, "inbox")));
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA + ".note (id text PRIMARY KEY, text text)");
             statement.execute("CREATE TABLE " + TestDatabase.SCHEMA
                     + ".invoice (id text PRIMARY KEY, consumer text NOT NULL, orderid text NOT NULL)");

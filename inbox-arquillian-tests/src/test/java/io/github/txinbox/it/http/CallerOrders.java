@@ -1,6 +1,6 @@
 package io.github.txinbox.it.http;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;

@@ -1,6 +1,6 @@
 package io.github.txinbox.it.http;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;

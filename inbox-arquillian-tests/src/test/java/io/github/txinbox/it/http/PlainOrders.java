@@ -1,6 +1,6 @@
 package io.github.txinbox.it.http;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import io.github.txinbox.it.app.TestDatabase;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.POST;

@@ -1,7 +1,7 @@
 package io.github.txinbox.it.misuse;
 
-import io.github.txinbox.Idempotent;
 import io.github.txinbox.Inbox;
+import io.github.txinbox.http.Idempotent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.jms.Message;
 import jakarta.transaction.Transactional;

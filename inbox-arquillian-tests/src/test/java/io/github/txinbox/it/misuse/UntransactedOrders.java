@@ -1,6 +1,6 @@
 package io.github.txinbox.it.misuse;
 
-import io.github.txinbox.Idempotent;
+import io.github.txinbox.http.Idempotent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -5,10 +5,10 @@ import io.github.txinbox.InboxDefinitionException;
 import io.github.txinbox.InboxLimits;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.MessageIdResolver;
+import io.github.txinbox.spi.Demarcation;
 import java.lang.annotation.Annotation;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -58,13 +58,6 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
         UNKNOWN
     }
 
-    static final String EJB_TRANSACTION_MANAGEMENT = "jakarta.ejb.TransactionManagement";
-    static final String EJB_TRANSACTION_ATTRIBUTE = "jakarta.ejb.TransactionAttribute";
-    static final String TRANSACTIONAL = "jakarta.transaction.Transactional";
-    static final String MESSAGE_DRIVEN = "jakarta.ejb.MessageDriven";
-    static final List<String> SESSION_BEANS =
-            List.of("jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton");
-
     /**
      * What to do instead of {@code @Inbox} on a bean that runs without a transaction, which is what a message-driven
      * bean does to have its message acknowledged only after the inbox's transaction commits.
@@ -79,7 +72,13 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
      * class.
      */
     record Site(Class<?> beanClass, Method method, Inbox inbox, Collection<Annotation> methodAnnotations,
-            Collection<Annotation> classAnnotations) {
+            Collection<Annotation> classAnnotations, Demarcation demarcation) {
+
+        Site(Class<?> beanClass, Method method, Inbox inbox, Collection<Annotation> methodAnnotations,
+                Collection<Annotation> classAnnotations) {
+            this(beanClass, method, inbox, methodAnnotations, classAnnotations, Demarcation.of(classAnnotations,
+                    methodAnnotations, "@Inbox on " + beanClass.getName() + '.' + method.getName()));
+        }
 
         String description() {
             return beanClass.getName() + '.' + method.getName();
@@ -137,32 +136,12 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
      * @return the kind of transaction its binding names
      */
     static Transaction transactionOf(Site site) {
-        if (annotated(site.classAnnotations(), MESSAGE_DRIVEN)) {
-            return Transaction.CALLERS;
-        }
-        if (SESSION_BEANS.stream().anyMatch(name -> annotated(site.classAnnotations(), name))) {
-            List<String> ignored = new ArrayList<>();
-            String where = site.description();
-            String attribute = firstNonNull(
-                    enumValue(site.methodAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, ignored),
-                    enumValue(site.classAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, ignored));
-            return "MANDATORY".equals(attribute) ? Transaction.CALLERS : Transaction.UNKNOWN;
-        }
-        return Transaction.NOTED;
-    }
-
-    static boolean annotated(Collection<Annotation> annotations, String annotationName) {
-        return annotation(annotations, annotationName) != null;
-    }
-
-    /** The annotation of that type name among the annotations, or {@code null}; by name, so no API need be present. */
-    static Annotation annotation(Collection<Annotation> annotations, String annotationName) {
-        for (Annotation annotation : annotations) {
-            if (annotation.annotationType().getName().equals(annotationName)) {
-                return annotation;
-            }
-        }
-        return null;
+        Demarcation demarcation = site.demarcation();
+        return switch (demarcation.kind()) {
+            case MESSAGE_DRIVEN -> Transaction.CALLERS;
+            case SESSION -> "MANDATORY".equals(demarcation.attribute()) ? Transaction.CALLERS : Transaction.UNKNOWN;
+            case CDI -> Transaction.NOTED;
+        };
     }
 
     /**
@@ -228,19 +207,19 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
             problems.add(where + " names the key '" + inbox.key() + "', which only a Kafka ConsumerRecord has, but "
                     + "takes a JMS message");
         }
-        if ("BEAN".equals(enumValue(site.classAnnotations(), EJB_TRANSACTION_MANAGEMENT, where, problems))) {
+        Demarcation demarcation = site.demarcation();
+        problems.addAll(demarcation.problems());
+        if (demarcation.beanManaged()) {
             problems.add(where + ": the bean uses bean-managed transactions; @Inbox needs a container-managed "
                     + "transaction to write its marker in" + OWN_TRANSACTION_ADVICE);
         }
-        String attribute = firstNonNull(enumValue(site.methodAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, problems),
-                enumValue(site.classAnnotations(), EJB_TRANSACTION_ATTRIBUTE, where, problems));
+        String attribute = demarcation.attribute();
         if ("NOT_SUPPORTED".equals(attribute) || "NEVER".equals(attribute)) {
             problems.add(where + " runs with @TransactionAttribute(" + attribute
                     + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY"
                     + OWN_TRANSACTION_ADVICE);
         }
-        String transactional = firstNonNull(enumValue(site.methodAnnotations(), TRANSACTIONAL, where, problems),
-                enumValue(site.classAnnotations(), TRANSACTIONAL, where, problems));
+        String transactional = demarcation.transactional();
         if ("NOT_SUPPORTED".equals(transactional) || "NEVER".equals(transactional)) {
             problems.add(where + " runs with @Transactional(" + transactional
                     + "), without a transaction; @Inbox needs REQUIRED, REQUIRES_NEW or MANDATORY");
@@ -313,30 +292,4 @@ record InboxBinding(String description, String scope, MessageIdSource messageId,
         return parameter >= 0 && KafkaRecordIds.isRecord(method.getParameterTypes()[parameter]);
     }
 
-    /**
-     * Reads an annotation's enum {@code value()} by the annotation's name, so that EJB annotations are recognised
-     * without a dependency on the EJB API (which the core does not have). A value that cannot be read (its enum
-     * missing from the class path, say) is a problem: the check it serves cannot be made.
-     */
-    static String enumValue(Collection<Annotation> annotations, String annotationName, String where,
-            List<String> problems) {
-        Annotation annotation = annotation(annotations, annotationName);
-        if (annotation == null) {
-            return null;
-        }
-        try {
-            Object value = annotation.annotationType().getMethod("value").invoke(annotation);
-            return value instanceof Enum<?> constant ? constant.name() : null;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            Throwable cause = e instanceof InvocationTargetException thrown && thrown.getCause() != null
-                    ? thrown.getCause() : e;
-            problems.add(where + ": the value of its @" + annotationName + " cannot be read (" + cause
-                    + "), so whether it runs in a transaction cannot be checked");
-            return null;
-        }
-    }
-
-    static String firstNonNull(String first, String second) {
-        return first != null ? first : second;
-    }
 }

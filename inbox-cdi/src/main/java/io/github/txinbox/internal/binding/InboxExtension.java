@@ -1,52 +1,51 @@
 package io.github.txinbox.internal.binding;
 
-import io.github.txinbox.Idempotent;
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxDefinitionException;
 import io.github.txinbox.internal.health.InboxReadiness;
-import io.github.txinbox.internal.http.IdempotentMethods;
-import io.github.txinbox.internal.http.KeyRules;
 import io.github.txinbox.internal.metrics.InboxMetrics;
 import io.github.txinbox.internal.settings.MicroProfileApis;
+import io.github.txinbox.spi.BindingIndex;
+import io.github.txinbox.spi.ScopeOwner;
+import io.github.txinbox.spi.ScopeUse;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
-import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.interceptor.Interceptor;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
- * Binds {@link Inbox @Inbox} and {@link Idempotent @Idempotent} once per application, at deployment: for each type CDI
- * discovers and keeps, it reads the type as the container finally sees it (its {@link AnnotatedType}, after other
- * extensions changed or vetoed it, with stereotypes), builds the {@link InboxBinding} or {@link KeyRules} of each method
- * either applies to, and fails the deployment on misuse, naming the bean and the method. The interceptors find the
- * bindings here. It also adds {@link InboxMetrics} where the MicroProfile Metrics API is present, and
+ * Binds {@link Inbox @Inbox} once per application, at deployment: for each type CDI discovers and keeps, it reads the
+ * type as the container finally sees it (its {@link AnnotatedType}, after other extensions changed or vetoed it, with
+ * stereotypes), builds the {@link InboxBinding} of each method it applies to, and fails the deployment on misuse,
+ * naming the bean and the method. The interceptor finds the bindings here. Once every extension has bound its methods,
+ * it fails the deployment where bindings of different kinds share a scope ({@link ScopeOwner}: inbox-http's
+ * {@code @Idempotent} is one). It also adds {@link InboxMetrics} where the MicroProfile Metrics API is present, and
  * {@link InboxReadiness} where the MicroProfile Health API is.
  *
  * <p>It also keeps the server's {@link TransactionSynchronizationRegistry} for the inbox's beans, found in
@@ -54,14 +53,11 @@ import javax.naming.NamingException;
  * each bean is created, and a connector's thread (a Kafka consumer's, for one) has no component environment: there it
  * fails.
  */
-public class InboxExtension implements Extension, IdempotentMethods {
+public class InboxExtension implements Extension, ScopeOwner {
 
     private static final Logger LOG = Logger.getLogger(InboxExtension.class.getName());
 
     private final BindingIndex<InboxBinding> inboxes = new BindingIndex<>();
-    private final BindingIndex<KeyRules> idempotents = new BindingIndex<>();
-    /** The container's request of the current thread, a proxy found at the first {@code @Idempotent} call. */
-    private volatile Object servletRequest;
     private final Set<Class<?>> candidates = ConcurrentHashMap.newKeySet();
 
     /** Where Jakarta EE servers bind the registry, in a component's environment. */
@@ -100,10 +96,8 @@ public class InboxExtension implements Extension, IdempotentMethods {
             // Interceptors carry the binding to say what they intercept, not to be intercepted.
             return;
         }
-        boolean uses = binding(type.getAnnotations(), Inbox.class, beans) != null
-                || binding(type.getAnnotations(), Idempotent.class, beans) != null
-                || type.getMethods().stream().anyMatch(method -> method.isAnnotationPresent(Inbox.class)
-                        || method.isAnnotationPresent(Idempotent.class));
+        boolean uses = BindingIndex.declared(type.getAnnotations(), Inbox.class, beans) != null
+                || type.getMethods().stream().anyMatch(method -> method.isAnnotationPresent(Inbox.class));
         if (uses) {
             candidates.add(javaClass);
             bindNoting(event, type, beans);
@@ -186,53 +180,13 @@ public class InboxExtension implements Extension, IdempotentMethods {
         List<String> problems = new ArrayList<>();
         for (Class<?> candidate : candidates) {
             for (AnnotatedType<?> type : event.getAnnotatedTypes(candidate)) {
-                problems.addAll(bind(type, beans));
+                problems.addAll(bindInbox(type, beans));
             }
         }
         candidates.clear();
-        problems.addAll(sharedScopes());
         for (String problem : problems) {
             event.addDefinitionError(new InboxDefinitionException(problem));
         }
-    }
-
-    private <T> List<String> bind(AnnotatedType<T> type, BeanManager beans) {
-        List<String> problems = bindInbox(type, beans);
-        problems.addAll(bindIdempotent(type, beans));
-        return problems;
-    }
-
-    private <T> List<String> bindIdempotent(AnnotatedType<T> type, BeanManager beans) {
-        Class<T> javaClass = type.getJavaClass();
-        Idempotent onClass = binding(type.getAnnotations(), Idempotent.class, beans);
-        Map<Method, KeyRules> methods = new LinkedHashMap<>();
-        List<String> problems = new ArrayList<>();
-        for (AnnotatedMethod<? super T> method : type.getMethods()) {
-            Method javaMethod = method.getJavaMember();
-            int modifiers = javaMethod.getModifiers();
-            if (Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
-                continue;
-            }
-            Idempotent onMethod = method.getAnnotation(Idempotent.class);
-            Idempotent idempotent = onMethod != null ? onMethod
-                    : Modifier.isPublic(modifiers) && javaMethod.getDeclaringClass() != Object.class
-                            && IdempotentBinding.appliesFromClass(javaMethod) ? onClass : null;
-            if (idempotent == null) {
-                continue;
-            }
-            IdempotentBinding.Site site = new IdempotentBinding.Site(javaClass, javaMethod, idempotent,
-                    onMethod != null, method.getAnnotations(), type.getAnnotations());
-            List<String> wrong = IdempotentBinding.problems(site);
-            if (wrong.isEmpty()) {
-                methods.put(javaMethod, IdempotentBinding.ofValid(site));
-            } else {
-                problems.addAll(wrong);
-            }
-        }
-        if (problems.isEmpty() && (!methods.isEmpty() || onClass != null)) {
-            idempotents.put(javaClass, methods);
-        }
-        return problems;
     }
 
     private <T> List<String> bindInbox(AnnotatedType<T> type, BeanManager beans) {
@@ -259,7 +213,7 @@ public class InboxExtension implements Extension, IdempotentMethods {
      */
     private static <T> List<InboxBinding.Site> inboxSites(AnnotatedType<T> type, BeanManager beans) {
         Class<T> javaClass = type.getJavaClass();
-        Inbox onClass = binding(type.getAnnotations(), Inbox.class, beans);
+        Inbox onClass = BindingIndex.declared(type.getAnnotations(), Inbox.class, beans);
         List<InboxBinding.Site> sites = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             Method javaMethod = method.getJavaMember();
@@ -290,125 +244,74 @@ public class InboxExtension implements Extension, IdempotentMethods {
         return inboxes.binding(type, method);
     }
 
-    /**
-     * Returns the {@code @Idempotent} binding of a method of an intercepted instance ({@link BindingIndex#binding}).
-     *
-     * @param type   the class of the intercepted instance
-     * @param method the intercepted method
-     * @return the binding, or {@code null} when {@code @Idempotent} does not apply to that method of that class
-     */
-    KeyRules idempotent(Class<?> type, Method method) {
-        return idempotents.binding(type, method);
-    }
-
-    /**
-     * Returns the container's {@code HttpServletRequest} bean, a proxy to the current thread's request, found once.
-     *
-     * @param lookup finds it
-     * @return the proxy, typed {@code Object} so that this class names no Servlet type
-     */
-    Object servletRequest(Supplier<Object> lookup) {
-        Object found = servletRequest;
-        if (found == null) {
-            found = lookup.get();
-            servletRequest = found;
-        }
-        return found;
-    }
-
-    /**
-     * Whether {@code @Idempotent} was bound on the intercepted instance's class: a method of such a class without a
-     * binding is one that the class's annotation does not apply to (a {@code GET}, say).
-     *
-     * @param type the class of the intercepted instance
-     * @return whether the class or a superclass was bound
-     */
-    boolean idempotentBound(Class<?> type) {
-        return idempotents.bound(type);
-    }
-
     @Override
-    public boolean bound(Class<?> resourceClass, Method method) {
-        return idempotents.binding(resourceClass, method) != null;
-    }
-
-    /**
-     * Whether the application has {@code @Idempotent} methods, which store responses in the inbox table.
-     *
-     * @return whether any method was bound
-     */
-    public boolean storesResponses() {
-        return !idempotents.isEmpty();
-    }
-
-    /**
-     * Returns the scopes of the deployment's {@code @Inbox} and {@code @Idempotent} methods, named or defaulted to the
-     * bean class's name; for keys kept per caller, the longest scope they are stored under.
-     *
-     * @return each scope, with the first method that uses it
-     */
-    public Map<String, String> scopes() {
-        Map<String, String> scopes = new LinkedHashMap<>();
+    public List<ScopeUse> scopeUses() {
+        List<ScopeUse> uses = new ArrayList<>();
         for (Map<Method, InboxBinding> methods : inboxes.all()) {
             for (InboxBinding binding : methods.values()) {
-                scopes.putIfAbsent(binding.scope(), "@Inbox on " + binding.description());
+                uses.add(new ScopeUse(binding.scope(), binding.scope(), "@Inbox on " + binding.description(),
+                        "a message id"));
             }
         }
-        for (Map<Method, KeyRules> methods : idempotents.all()) {
-            for (KeyRules binding : methods.values()) {
-                scopes.putIfAbsent(binding.longestScope(), "@Idempotent on " + binding.description()
-                        + (binding.perPrincipal() ? " (with the " + Idempotent.PRINCIPAL_SUFFIX_LENGTH + " bytes a "
-                                + "caller's keys add)" : ""));
+        return uses;
+    }
+
+    /**
+     * Returns the scopes of the deployment's bound methods, of every {@link ScopeOwner} (this extension and those of
+     * other modules), by the longest scope they store markers under.
+     *
+     * @param owners the extensions whose bindings claim markers
+     * @return each scope, with the first method that uses it
+     */
+    public static Map<String, String> scopes(Iterable<? extends ScopeOwner> owners) {
+        Map<String, String> scopes = new LinkedHashMap<>();
+        for (ScopeOwner owner : owners) {
+            for (ScopeUse use : owner.scopeUses()) {
+                scopes.putIfAbsent(use.storedAs(), use.usedBy());
             }
         }
         return scopes;
     }
 
     /**
-     * Lists the scopes that an {@code @Inbox} method and an {@code @Idempotent} method share: there a message id and an
-     * idempotency key would be taken for each other, and a message whose id equals a committed key would be skipped.
+     * Fails the deployment where bindings whose markers are ids of different kinds share a scope (an {@code @Inbox}
+     * method and an {@code @Idempotent} one): there a message id and an idempotency key would be taken for each other,
+     * and a message whose id equals a committed key would be skipped. Asked once every extension has bound its
+     * methods.
      */
-    private List<String> sharedScopes() {
-        Map<String, String> inboxScopes = new LinkedHashMap<>();
-        for (Map<Method, InboxBinding> methods : inboxes.all()) {
-            for (InboxBinding binding : methods.values()) {
-                inboxScopes.putIfAbsent(binding.scope(), binding.description());
+    void checkSharedScopes(@Observes AfterDeploymentValidation event, BeanManager beans) {
+        List<ScopeOwner> owners = new ArrayList<>();
+        owners.add(this);
+        for (Bean<?> bean : beans.getBeans(ScopeOwner.class, Any.Literal.INSTANCE)) {
+            if (bean.getBeanClass() == InboxExtension.class) {
+                continue;
             }
+            owners.add((ScopeOwner) beans.getReference(bean, ScopeOwner.class, beans.createCreationalContext(bean)));
         }
+        for (String problem : sharedScopes(owners)) {
+            event.addDeploymentProblem(new InboxDefinitionException(problem));
+        }
+    }
+
+    /**
+     * Lists the scopes that bindings with ids of different kinds share, once each.
+     *
+     * @param owners the extensions whose bindings claim markers
+     * @return the problems, each naming both methods
+     */
+    static List<String> sharedScopes(Iterable<? extends ScopeOwner> owners) {
+        Map<String, ScopeUse> first = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         Set<String> reported = new HashSet<>();
-        for (Map<Method, KeyRules> methods : idempotents.all()) {
-            for (KeyRules rules : methods.values()) {
-                String inbox = inboxScopes.get(rules.scope());
-                if (inbox != null && reported.add(rules.scope())) {
-                    problems.add("@Inbox on " + inbox + " and @Idempotent on " + rules.description() + " share the "
-                            + "scope '" + rules.scope() + "': a message id and an idempotency key would be taken for "
-                            + "each other; give each a scope of its own");
+        for (ScopeOwner owner : owners) {
+            for (ScopeUse use : owner.scopeUses()) {
+                ScopeUse earlier = first.putIfAbsent(use.scope(), use);
+                if (earlier != null && !earlier.ids().equals(use.ids()) && reported.add(use.scope())) {
+                    problems.add(earlier.usedBy() + " and " + use.usedBy() + " share the scope '" + use.scope()
+                            + "': " + earlier.ids() + " and " + use.ids() + " would be taken for each other; give each a scope of its own");
                 }
             }
         }
         return problems;
-    }
-
-    /**
-     * The annotation of that type among the annotations, directly or through a stereotype ({@code @Inbox},
-     * {@code @Idempotent}); {@code null} when none.
-     */
-    private static <A extends Annotation> A binding(Collection<Annotation> annotations, Class<A> type,
-            BeanManager beans) {
-        for (Annotation annotation : annotations) {
-            if (type.isInstance(annotation)) {
-                return type.cast(annotation);
-            }
-        }
-        for (Annotation annotation : annotations) {
-            if (beans.isStereotype(annotation.annotationType())) {
-                A inherited = binding(beans.getStereotypeDefinition(annotation.annotationType()), type, beans);
-                if (inherited != null) {
-                    return inherited;
-                }
-            }
-        }
-        return null;
     }
 }

@@ -1,6 +1,6 @@
 package io.github.txinbox.internal.binding;
 
-import static io.github.txinbox.internal.report.CallCompletion.failure;
+import static io.github.txinbox.spi.CallCompletion.failure;
 
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxConflictException;
@@ -15,7 +15,7 @@ import io.github.txinbox.InboxRolledBackException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.MissingMessageIdException;
 import io.github.txinbox.NoActiveTransactionException;
-import io.github.txinbox.internal.report.CallCompletion;
+import io.github.txinbox.spi.CallCompletion;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.BeanManager;

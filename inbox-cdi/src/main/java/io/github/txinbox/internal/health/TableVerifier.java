@@ -3,9 +3,11 @@ package io.github.txinbox.internal.health;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxTableException;
 import io.github.txinbox.PreparedTransaction;
-import io.github.txinbox.internal.binding.InboxExtension;
+import io.github.txinbox.spi.TableCheck;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
@@ -38,8 +40,10 @@ public class TableVerifier {
     @Inject
     private InboxRepository repository;
 
+    /** What other modules need of the table (inbox-http's response columns). */
     @Inject
-    private InboxExtension extension;
+    @Any
+    private Instance<TableCheck> checks;
 
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     private TransactionSynchronizationRegistry transactions;
@@ -53,7 +57,7 @@ public class TableVerifier {
     }
 
     /**
-     * Checks the table (with the response columns where the application has {@code @Idempotent} methods) and lists
+     * Checks the table (with what other modules need of it, {@link TableCheck}) and lists
      * the transactions prepared for longer than the given age, in a new transaction.
      *
      * @param preparedAge how long a transaction must have been prepared to be listed
@@ -65,8 +69,8 @@ public class TableVerifier {
         InboxTableException unfit = null;
         try {
             repository.verifyTable();
-            if (extension.storesResponses()) {
-                repository.verifyResponseColumns();
+            for (TableCheck check : checks) {
+                check.check();
             }
         } catch (InboxTableException e) {
             unfit = e;

@@ -9,10 +9,12 @@ import io.github.txinbox.internal.health.ComponentEnvironment;
 import io.github.txinbox.internal.health.HealthProbe;
 import io.github.txinbox.internal.health.TableVerifier;
 import io.github.txinbox.internal.settings.SettingsProducer;
+import io.github.txinbox.spi.ScopeOwner;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Map;
@@ -43,7 +45,8 @@ public class StartupCheck {
     private SettingsProducer settingsProducer;
 
     @Inject
-    private InboxExtension extension;
+    @Any
+    private Instance<ScopeOwner> scopeOwners;
 
     @Inject
     private Instance<TableVerifier> verifiers;
@@ -66,7 +69,7 @@ public class StartupCheck {
         // Resolved now for their checks: a bad value, or a configured table that contradicts the produced one, fails
         // the start.
         InboxSettings settings = settingsProducer.settings();
-        for (Map.Entry<String, String> scope : extension.scopes().entrySet()) {
+        for (Map.Entry<String, String> scope : InboxExtension.scopes(scopeOwners).entrySet()) {
             try {
                 InboxLimits.requireKey("scope", scope.getKey(), settings.maxScopeBytes());
             } catch (IllegalArgumentException e) {
