@@ -27,23 +27,23 @@ import java.lang.annotation.Target;
  *       {@code Content-Type}, {@code Location}, {@code ETag}) commit together;</li>
  *   <li>a retry after that commit: the method does not run; the stored response is returned, with the header
  *       {@code Idempotent-Replayed: true};</li>
- *   <li>a copy while the first is still running waits for it, at most {@value InboxSettings#CLAIM_MAX_WAIT}, and then
+ *   <li>a copy while the first is still running waits for it, at most {@value io.github.txinbox.InboxSettings#CLAIM_MAX_WAIT}, and then
  *       gets the stored response; past that wait, 409 with {@code Retry-After};</li>
  *   <li>the same key with another method, path, query or body: 422;</li>
  *   <li>no key: 400 if {@link #required()}, else the method runs without one;</li>
  *   <li>keys kept per caller ({@link #perPrincipal()}) and no authenticated caller: 403;</li>
- *   <li>a key that is empty, not printable ASCII, longer than {@value InboxSettings#MESSAGE_ID_BYTES} or sent twice:
+ *   <li>a key that is empty, not printable ASCII, longer than {@value io.github.txinbox.InboxSettings#MESSAGE_ID_BYTES} or sent twice:
  *       400;</li>
  *   <li>a first attempt that does not commit stores nothing, and the next attempt runs: the method threw, returned a
  *       5xx, or left its transaction marked for rollback (a 2xx or 3xx it returned then becomes a 500, since none of
  *       it committed). A 4xx the method returned in a transaction that commits is stored and replayed like any
  *       other response;</li>
- *   <li>a response body longer than {@value InboxSettings#MAX_RESPONSE_BYTES}: 500, and the transaction rolls
+ *   <li>a response body longer than {@value io.github.txinbox.InboxSettings#MAX_RESPONSE_BYTES}: 500, and the transaction rolls
  *       back.</li>
  * </ul>
  *
- * <p>Each request with a key is reported once its transaction has ended, as an {@link InboxEvent} under the method's
- * scope and in the inbox's metrics; {@link InboxOutcome} says which outcome each answer has.
+ * <p>Each request with a key is reported once its transaction has ended, as an {@link io.github.txinbox.InboxEvent} under the method's
+ * scope and in the inbox's metrics; {@link io.github.txinbox.InboxOutcome} says which outcome each answer has.
  */
 @Inherited
 @Documented
@@ -77,7 +77,7 @@ public @interface Idempotent {
 
     /**
      * The namespace of the keys: the same key runs once per scope. Empty (the default) means the resource class's
-     * fully qualified name. At most {@value InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8. Markers of {@link Inbox}
+     * fully qualified name. At most {@value io.github.txinbox.InboxLimits#MAX_SCOPE_BYTES} bytes in UTF-8. Markers of {@link io.github.txinbox.Inbox}
      * methods and of {@code @Idempotent} methods share the table; give them different scopes.
      *
      * @return the scope, or empty for the resource class's name
@@ -98,7 +98,7 @@ public @interface Idempotent {
      * request without one is refused with 403 and the method does not run. The marker's scope is then the scope
      * followed by {@code ~} and the SHA-256 of the name in base64url (43 characters), so that the table holds no name:
      * the scope must leave {@value #PRINCIPAL_SUFFIX_LENGTH} bytes for it within
-     * {@value InboxSettings#SCOPE_BYTES}.
+     * {@value io.github.txinbox.InboxSettings#SCOPE_BYTES}.
      *
      * @return whether keys are kept per caller
      */

@@ -14,7 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Registers {@link RequestCapture} for each resource method that {@link Idempotent @Idempotent} was bound to, as the
+ * Registers {@link RequestCapture} for each resource method that {@link io.github.txinbox.http.Idempotent @Idempotent} was bound to, as the
  * inbox's extension says ({@link IdempotentMethods}), found by Jakarta REST's scan of the application like any
  * provider. An application that lists its classes in {@code Application.getClasses()} lists this one too.
  *

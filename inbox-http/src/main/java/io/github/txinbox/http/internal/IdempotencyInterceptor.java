@@ -14,7 +14,7 @@ import jakarta.interceptor.InvocationContext;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
- * Applies {@link Idempotent @Idempotent} around a resource method, in the method's transaction, by handing each call to
+ * Applies {@link io.github.txinbox.http.Idempotent @Idempotent} around a resource method, in the method's transaction, by handing each call to
  * {@link IdempotentExchange}. It names no Jakarta REST or Servlet type, so that the container can load it (as it loads
  * every interceptor of the library's bean archive) on a server without them.
  *

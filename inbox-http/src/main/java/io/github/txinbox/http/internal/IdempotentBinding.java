@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Binds {@link Idempotent @Idempotent} to one resource method of one bean class, once at deployment for
+ * Binds {@link io.github.txinbox.http.Idempotent @Idempotent} to one resource method of one bean class, once at deployment for
  * {@link InboxExtension}: checks every rule that can be checked without a request, so that misuse fails the
  * deployment, and builds the method's {@link KeyRules}. Names no Jakarta REST type, so that it loads where the server
  * has none.

@@ -31,7 +31,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Applies the {@link Idempotent @Idempotent} rules to one call of a resource method, in the method's transaction. It
+ * Applies the {@link io.github.txinbox.http.Idempotent @Idempotent} rules to one call of a resource method, in the method's transaction. It
  * first decides: reads the key, claims it, and either answers in the method's place (a problem, a replay of the stored
  * response) or runs the method and stores its response; the decision is one {@link Answer}. Then one place applies it
  * ({@link #settle}): marks the transaction for rollback where the answer says so, logs, and returns or throws. Once the

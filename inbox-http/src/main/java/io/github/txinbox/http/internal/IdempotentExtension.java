@@ -24,7 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Binds {@link Idempotent @Idempotent} once per application, at deployment: for each type CDI discovers and keeps, it
+ * Binds {@link io.github.txinbox.http.Idempotent @Idempotent} once per application, at deployment: for each type CDI discovers and keeps, it
  * reads the type as the container finally sees it (after other extensions changed or vetoed it, with stereotypes),
  * builds the {@link KeyRules} of each method it applies to, and fails the deployment on misuse, naming the bean and
  * the method. The interceptor and the Jakarta REST feature find the bindings here. As a {@link ScopeOwner}, it tells

@@ -7,7 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 /**
- * What {@link io.github.txinbox.Idempotent @Idempotent} means for one resource method, as the inbox's extension bound
+ * What {@link io.github.txinbox.http.Idempotent @Idempotent} means for one resource method, as the inbox's extension bound
  * it at deployment.
  *
  * @param description  the bean class and method, as errors and logs name them
