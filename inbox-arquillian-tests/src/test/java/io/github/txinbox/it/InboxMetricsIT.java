@@ -9,8 +9,13 @@ import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxResult;
 import io.github.txinbox.InboxRetryException;
 import io.github.txinbox.InboxSettings;
+import io.github.txinbox.it.crash.CrashPoint;
+import io.github.txinbox.it.harness.Await;
+import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.HeldMarker;
+import io.github.txinbox.it.harness.OrderRequests;
+import io.github.txinbox.it.http.HttpOrders;
 import io.github.txinbox.it.messaging.OrderService;
 import io.github.txinbox.it.messaging.Orders;
 import jakarta.ejb.EJB;
@@ -29,6 +34,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
@@ -52,7 +59,8 @@ class InboxMetricsIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(InboxMetricsIT.class, HeldMarker.class).addPackage(Orders.class.getPackage())
+        return Deployments.war(InboxMetricsIT.class, HeldMarker.class, CrashPoint.class, CrashPoint.Phase.class)
+                .addPackage(Orders.class.getPackage()).addPackage(HttpOrders.class.getPackage())
                 .addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
                         "META-INF/microprofile-config.properties");
     }
@@ -203,6 +211,70 @@ class InboxMetricsIT {
             assertTrue(hasLine(metrics, "txinbox_messages_total{", outcome), metrics);
             assertTrue(hasLine(metrics, "txinbox_duration_seconds_count{", outcome), metrics);
         }
+    }
+
+    /**
+     * inbox-http's requests are counted under the same names: a first run, a copy answered 409 while it ran, the replay
+     * after it committed, and the key sent again with another body (422).
+     */
+    @Test
+    @RunAsClient
+    void anHttpReplayA409AndA422AreCounted(@ArquillianResource URL application) throws Exception {
+        URL root = new URL(application, "/");
+        String[] outcomes = {"processed", "held", "duplicate", "key_reused"};
+        Map<String, Long> before = published(root, HttpOrders.SCOPE, outcomes);
+        String key = UUID.randomUUID().toString();
+        String orderId = newOrderId();
+        CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return OrderRequests.order("orders", key, orderId).behaving("hold").send(application);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        CrashApplication.awaitCrashPoint(orderId);
+        HttpResponse<String> copy = OrderRequests.order("orders", key, orderId).send(application);
+        assertEquals(409, copy.statusCode(), copy.body());
+        CrashApplication.releaseCrashPoint(orderId);
+        assertEquals(201, first.get().statusCode());
+        HttpResponse<String> replay = OrderRequests.order("orders", key, orderId).send(application);
+        assertTrue(OrderRequests.replayed(replay), replay.headers().map().toString());
+        HttpResponse<String> reused = OrderRequests.order("orders", key, newOrderId()).send(application);
+        assertEquals(422, reused.statusCode(), reused.body());
+
+        Map<String, Long> expected = new TreeMap<>(before);
+        for (String outcome : outcomes) {
+            expected.merge(outcome, 1L, Long::sum);
+        }
+        // A request is counted after its transaction ends, which is after its response is written.
+        Await.until(Duration.ofSeconds(10), "the four requests counted",
+                () -> expected.equals(published(root, HttpOrders.SCOPE, outcomes)));
+    }
+
+    /**
+     * The counts {@code txinbox_messages_total} publishes for a scope, by outcome (0 where it has none yet; Payara
+     * answers 404 while the application has no metric at all).
+     */
+    private static Map<String, Long> published(URL root, String scope, String... outcomes) {
+        HttpResponse<String> response;
+        try {
+            response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(root.toString()).resolve("metrics?scope=application")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        assertTrue(response.statusCode() == 200 || response.statusCode() == 404, response.body());
+        String metrics = response.statusCode() == 200 ? response.body() : "";
+        Map<String, Long> counts = new TreeMap<>();
+        for (String outcome : outcomes) {
+            counts.put(outcome, metrics.lines()
+                    .filter(line -> line.startsWith("txinbox_messages_total{")
+                            && line.contains("outcome=\"" + outcome + "\"") && line.contains("scope=\"" + scope + "\""))
+                    .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                    .sum());
+        }
+        return counts;
     }
 
     private static boolean hasLine(String metrics, String start, String outcome) {
