@@ -27,11 +27,9 @@ import java.util.regex.Pattern;
  *                          duration; default {@link #DEFAULT_CLAIM_MAX_WAIT}); it also bounds a purge batch's
  *                          wait for its turn on the table and for an expired marker that another transaction locked
  *                          ({@link InboxRepository#deleteExpiredBatch(java.time.Instant, int)})
- * @param maxResponseBytes  the longest response body inbox-http's {@code @Idempotent} stores, in bytes
- *                          ({@value #MAX_RESPONSE_BYTES}, default {@value #DEFAULT_MAX_RESPONSE_BYTES})
  */
 public record InboxSettings(InboxTable table, boolean tableCheck, String defaultKey, int maxScopeBytes,
-        int maxMessageIdBytes, Duration preparedTransactionAge, Duration claimMaxWait, int maxResponseBytes) {
+        int maxMessageIdBytes, Duration preparedTransactionAge, Duration claimMaxWait) {
 
     /** The table, written as in SQL without quotes: {@code inbox} or {@code schema.table}. */
     public static final String TABLE = "txinbox.table";
@@ -77,23 +75,10 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
     /** The longest {@value #CLAIM_MAX_WAIT}: 24 hours. */
     public static final Duration LONGEST_CLAIM_WAIT = Duration.ofHours(24);
 
-    /**
-     * The longest response body an inbox-http's {@code @Idempotent} method may return, in bytes, from 0 to
-     * {@value #MAX_RESPONSE_BYTES_CEILING}. A longer one is not stored: the request is answered with 500 and its
-     * transaction rolls back.
-     */
-    public static final String MAX_RESPONSE_BYTES = "txinbox.http.max-response-bytes";
-
-    /** The default of {@value #MAX_RESPONSE_BYTES}: {@value} bytes (64 KiB). */
-    public static final int DEFAULT_MAX_RESPONSE_BYTES = 65_536;
-
-    /** The most {@value #MAX_RESPONSE_BYTES} may be: {@value} bytes (16 MiB). */
-    public static final int MAX_RESPONSE_BYTES_CEILING = 16 * 1024 * 1024;
-
     /** The settings when nothing is configured. */
     public static final InboxSettings DEFAULTS = new InboxSettings(InboxTable.DEFAULT, true, "",
             InboxLimits.MAX_SCOPE_BYTES, InboxLimits.DEFAULT_MESSAGE_ID_BYTES, Duration.ofMinutes(5),
-            DEFAULT_CLAIM_MAX_WAIT, DEFAULT_MAX_RESPONSE_BYTES);
+            DEFAULT_CLAIM_MAX_WAIT);
 
     // A JMS property name is a Java identifier (JMS 3.1, section 3.5.1), ASCII here.
     private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
@@ -104,8 +89,7 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
      * @throws InboxConfigurationException when the table is missing, a limit is out of its range, the key is not
      *                                     a JMS property name, the prepared-transaction age is missing, negative
      *                                     or above {@link InboxLimits#MAX_RETENTION}, the claim's wait is missing,
-     *                                     out of its range or not whole milliseconds, or the response limit is out
-     *                                     of its range
+     *                                     out of its range or not whole milliseconds
      */
     public InboxSettings {
         if (table == null) {
@@ -122,10 +106,6 @@ public record InboxSettings(InboxTable table, boolean tableCheck, String default
                 || claimMaxWait.compareTo(LONGEST_CLAIM_WAIT) > 0 || claimMaxWait.getNano() % 1_000_000 != 0) {
             throw new InboxConfigurationException(CLAIM_MAX_WAIT + "=" + claimMaxWait + " is not valid: it must lie "
                     + "between " + SHORTEST_CLAIM_WAIT + " and " + LONGEST_CLAIM_WAIT + ", in whole milliseconds");
-        }
-        if (maxResponseBytes < 0 || maxResponseBytes > MAX_RESPONSE_BYTES_CEILING) {
-            throw new InboxConfigurationException(MAX_RESPONSE_BYTES + "=" + maxResponseBytes + " is not valid: it "
-                    + "must lie between 0 and " + MAX_RESPONSE_BYTES_CEILING);
         }
         defaultKey = defaultKey == null || defaultKey.equals(Inbox.JMS_MESSAGE_ID) ? "" : defaultKey;
         if (!defaultKey.isEmpty() && !PROPERTY_NAME.matcher(defaultKey).matches()) {

@@ -112,8 +112,7 @@ class InboxRepositoryOnConnectionTest {
     @Timeout(30)
     void aMarkerHeldPastTheBoundIsInboxMarkerHeldExceptionAndMarksTheTransaction() throws Exception {
         InboxSettings bounded = new InboxSettings(InboxTable.DEFAULT, true, "", InboxLimits.MAX_SCOPE_BYTES,
-                InboxLimits.DEFAULT_MESSAGE_ID_BYTES, Duration.ofMinutes(5), Duration.ofMillis(200),
-                InboxSettings.DEFAULT_MAX_RESPONSE_BYTES);
+                InboxLimits.DEFAULT_MESSAGE_ID_BYTES, Duration.ofMinutes(5), Duration.ofMillis(200));
         try (Connection holder = connect()) {
             holder.setAutoCommit(false);
             execute(holder, "INSERT INTO inbox (scope, message_id) VALUES ('orders', 'ID:held')");

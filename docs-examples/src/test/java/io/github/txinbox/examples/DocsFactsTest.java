@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.Inbox;
 import io.github.txinbox.InboxSettings;
+import io.github.txinbox.http.IdempotentSettings;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -70,10 +71,10 @@ class DocsFactsTest {
                 InboxSettings.MESSAGE_ID_BYTES, defaults.maxMessageIdBytes() + " bytes",
                 InboxSettings.PREPARED_TRANSACTION_AGE, "`" + defaults.preparedTransactionAge() + "`",
                 InboxSettings.CLAIM_MAX_WAIT, "`" + defaults.claimMaxWait() + "`",
-                InboxSettings.MAX_RESPONSE_BYTES, String.format(Locale.ROOT, "%,d bytes",
-                        defaults.maxResponseBytes()).replace(',', ' '));
+                IdempotentSettings.MAX_RESPONSE_BYTES, String.format(Locale.ROOT, "%,d bytes",
+                        IdempotentSettings.DEFAULTS.maxResponseBytes()).replace(',', ' '));
         assertEquals(new TreeSet<>(expected.keySet()), settingNames(),
-                "the settings of InboxSettings against those this test knows the defaults of");
+                "the settings of InboxSettings and IdempotentSettings against those this test knows the defaults of");
 
         Map<String, String> rows = new TreeMap<>();
         for (String line : Files.readAllLines(ROOT.resolve("docs/settings.md"))) {
@@ -109,7 +110,7 @@ class DocsFactsTest {
         List<String> problems = new ArrayList<>();
         int messages = 0;
         List<Path> sources = javaSources(ROOT.resolve("inbox-cdi/src/main/java"),
-                ROOT.resolve("inbox-ejb/src/main/java"));
+                ROOT.resolve("inbox-http/src/main/java"), ROOT.resolve("inbox-ejb/src/main/java"));
         for (Path source : sources) {
             String code = Files.readString(source);
             Matcher site = MESSAGE_SITE.matcher(code);
@@ -336,10 +337,12 @@ class DocsFactsTest {
     /** The names of the settings, the String constants of InboxSettings that begin with {@code txinbox.}. */
     private static Set<String> settingNames() throws IllegalAccessException {
         Set<String> names = new TreeSet<>();
-        for (Field field : InboxSettings.class.getFields()) {
-            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
-                    && field.get(null) instanceof String name && name.startsWith("txinbox.")) {
-                names.add(name);
+        for (Class<?> settings : List.of(InboxSettings.class, IdempotentSettings.class)) {
+            for (Field field : settings.getFields()) {
+                if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
+                        && field.get(null) instanceof String name && name.startsWith("txinbox.")) {
+                    names.add(name);
+                }
             }
         }
         return names;

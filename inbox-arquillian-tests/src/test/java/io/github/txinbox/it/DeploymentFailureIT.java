@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.txinbox.InboxSettings;
+import io.github.txinbox.http.IdempotentSettings;
 import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.Deployments;
@@ -71,6 +72,12 @@ class DeploymentFailureIT {
     private static final WebArchive INVALID_SETTING = configured("InvalidSetting",
             Deployments.war(DeploymentFailureIT.class), InboxSettings.MESSAGE_ID_BYTES + "=0");
 
+    /** inbox-http reads its own setting, and a bad one fails the start as the core's do. */
+    private static final WebArchive INVALID_HTTP_SETTING = configured("InvalidHttpSetting",
+            Deployments.war(DeploymentFailureIT.class, CrashPoint.class, CrashPoint.Phase.class)
+                    .addPackage(HttpOrders.class.getPackage()),
+            IdempotentSettings.MAX_RESPONSE_BYTES + "=64k");
+
     private static final WebArchive SCOPE_OVER_LIMIT = configured("ScopeOverLimit",
             Deployments.war(DeploymentFailureIT.class).addPackage(Orders.class.getPackage()),
             InboxSettings.SCOPE_BYTES + "=5");
@@ -110,8 +117,8 @@ class DeploymentFailureIT {
                 + "message_id text NOT NULL, processed_at timestamptz NOT NULL DEFAULT now(), "
                 + "PRIMARY KEY (scope, message_id))");
         failures = start(List.of(MISUSE, AMBIGUOUS_UNITS, MISSING_TABLE, UNFIT_TABLE, TWO_TABLES,
-                UNFIT_COLLATION_TABLE, CONFIGURED_MISSING_TABLE, INVALID_SETTING, SCOPE_OVER_LIMIT,
-                NO_RESPONSE_COLUMNS, SHARED_SCOPE), List.of());
+                UNFIT_COLLATION_TABLE, CONFIGURED_MISSING_TABLE, INVALID_SETTING, INVALID_HTTP_SETTING,
+                SCOPE_OVER_LIMIT, NO_RESPONSE_COLUMNS, SHARED_SCOPE), List.of());
         Path properties = Files.writeString(Path.of(System.getProperty("txinbox.it.workDir"),
                 "table-check-off.properties"), InboxSettings.TABLE_CHECK + "=false\n");
         checkOff = start(List.of(TABLE_CHECK_OFF), List.of("--systemProperties", properties.toString()));
@@ -221,6 +228,11 @@ class DeploymentFailureIT {
     void anInvalidSettingFailsTheDeploymentNamingIt() {
         failedSaying(INVALID_SETTING,
                 "txinbox.limits.message-id-bytes=0 is not valid: it must lie between 1 and 2048");
+    }
+
+    @Test
+    void anInvalidSettingOfInboxHttpFailsTheDeploymentNamingIt() {
+        failedSaying(INVALID_HTTP_SETTING, "txinbox.http.max-response-bytes=64k is not valid: expected a whole number");
     }
 
     @Test

@@ -38,7 +38,7 @@ import java.lang.annotation.Target;
  *       5xx, or left its transaction marked for rollback (a 2xx or 3xx it returned then becomes a 500, since none of
  *       it committed). A 4xx the method returned in a transaction that commits is stored and replayed like any
  *       other response;</li>
- *   <li>a response body longer than {@value io.github.txinbox.InboxSettings#MAX_RESPONSE_BYTES}: 500, and the transaction rolls
+ *   <li>a response body longer than {@value IdempotentSettings#MAX_RESPONSE_BYTES}: 500, and the transaction rolls
  *       back.</li>
  * </ul>
  *

@@ -3,24 +3,30 @@ package io.github.txinbox.internal.settings;
 import io.github.txinbox.InboxConfigurationException;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.InboxTable;
+import io.github.txinbox.spi.SettingSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * Produces the application's {@link InboxSettings}, resolved once: on first use, or when the application starts
- * ({@link io.github.txinbox.internal.startup.StartupCheck}), where a bad setting fails the start.
+ * ({@link io.github.txinbox.internal.startup.StartupCheck}), where a bad setting fails the start. It is also the
+ * {@link SettingSource} other modules read their own settings from.
  */
 @ApplicationScoped
-public class SettingsProducer {
+public class SettingsProducer implements SettingSource {
 
     @Inject
     Instance<InboxTable> producedTable;
 
     private volatile InboxSettings settings;
+
+    private volatile Function<String, Optional<String>> source;
 
     /**
      * Returns the settings, reading them on the first call.
@@ -34,12 +40,26 @@ public class SettingsProducer {
     public InboxSettings settings() {
         InboxSettings read = settings;
         if (read == null) {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            read = SettingsReader.read(MicroProfileApis.settingsSource(loader != null ? loader : getClass().getClassLoader()),
-                    producedTable());
+            read = SettingsReader.read(source(), producedTable());
             settings = read;
         }
         return read;
+    }
+
+    @Override
+    public Optional<String> value(String property) {
+        return SettingsReader.value(source(), property);
+    }
+
+    /** Where the settings come from, found at the first read from the application's class loader. */
+    private Function<String, Optional<String>> source() {
+        Function<String, Optional<String>> found = source;
+        if (found == null) {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            found = MicroProfileApis.settingsSource(loader != null ? loader : getClass().getClassLoader());
+            source = found;
+        }
+        return found;
     }
 
     /** The table a bean of the application produces, if one does; several producers are a mistake, not a default. */

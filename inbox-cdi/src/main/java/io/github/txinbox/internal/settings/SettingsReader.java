@@ -53,14 +53,11 @@ final class SettingsReader {
         Duration claimWait = value(source, InboxSettings.CLAIM_MAX_WAIT)
                 .map(v -> duration(InboxSettings.CLAIM_MAX_WAIT, v))
                 .orElse(InboxSettings.DEFAULT_CLAIM_MAX_WAIT);
-        int responseBytes = value(source, InboxSettings.MAX_RESPONSE_BYTES)
-                .map(v -> integer(InboxSettings.MAX_RESPONSE_BYTES, v))
-                .orElse(InboxSettings.DEFAULT_MAX_RESPONSE_BYTES);
-        return new InboxSettings(table, tableCheck, key, scopeBytes, messageIdBytes, preparedAge, claimWait,
-                responseBytes);
+        return new InboxSettings(table, tableCheck, key, scopeBytes, messageIdBytes, preparedAge, claimWait);
     }
 
-    private static Optional<String> value(Function<String, Optional<String>> source, String property) {
+    /** A property's value from the source, trimmed; empty when it is not set or blank. */
+    static Optional<String> value(Function<String, Optional<String>> source, String property) {
         return source.apply(property).map(String::trim).filter(v -> !v.isEmpty());
     }
 

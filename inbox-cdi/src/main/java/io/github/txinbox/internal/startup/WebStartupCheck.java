@@ -14,7 +14,9 @@ import java.util.Set;
  * library in {@code lib/}, the container fires CDI's start-up event at the level of the EAR, where the library's beans
  * get no resources, so {@link StartupCheck} cannot check the table there; a web module's listeners run where they can.
  * Found by the servlet container through {@code META-INF/services}, in {@code WEB-INF/lib} and in an EAR's {@code lib/}
- * alike; where the start-up event already checked the table, this does nothing.
+ * alike; where the start-up event already checked the table, this does nothing. It is the library's one use of the
+ * Servlet API, and its one hook that runs in a web module's environment: Payara fires CDI's start-up event once for the
+ * whole EAR, not once per web module.
  */
 public class WebStartupCheck implements ServletContainerInitializer {
 

@@ -34,7 +34,7 @@ class MessageIdSourceTest {
     private static final InboxSettings DEFAULTS = InboxSettings.DEFAULTS;
     private static final InboxSettings ORDER_ID_KEY = new InboxSettings(DEFAULTS.table(), DEFAULTS.tableCheck(),
             "orderId", DEFAULTS.maxScopeBytes(), DEFAULTS.maxMessageIdBytes(), DEFAULTS.preparedTransactionAge(),
-            DEFAULTS.claimMaxWait(), DEFAULTS.maxResponseBytes());
+            DEFAULTS.claimMaxWait());
 
     private static String missing(Executable read) {
         return assertThrows(MissingMessageIdException.class, read).getMessage();

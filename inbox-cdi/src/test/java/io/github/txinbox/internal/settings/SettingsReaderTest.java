@@ -2,7 +2,6 @@ package io.github.txinbox.internal.settings;
 
 import static io.github.txinbox.InboxSettings.CLAIM_MAX_WAIT;
 import static io.github.txinbox.InboxSettings.KEY;
-import static io.github.txinbox.InboxSettings.MAX_RESPONSE_BYTES;
 import static io.github.txinbox.InboxSettings.MESSAGE_ID_BYTES;
 import static io.github.txinbox.InboxSettings.PREPARED_TRANSACTION_AGE;
 import static io.github.txinbox.InboxSettings.SCOPE_BYTES;
@@ -53,9 +52,9 @@ class SettingsReaderTest {
     void everySettingIsRead() {
         InboxSettings settings = read(Map.of(TABLE, " Messaging.Inbox ", TABLE_CHECK, "FALSE",
                 KEY, "orderId", SCOPE_BYTES, "64", MESSAGE_ID_BYTES, "2048", PREPARED_TRANSACTION_AGE, "PT30S",
-                CLAIM_MAX_WAIT, "PT0.25S", MAX_RESPONSE_BYTES, "1024"));
+                CLAIM_MAX_WAIT, "PT0.25S"));
         assertEquals(new InboxSettings(new InboxTable("messaging", "inbox"), false, "orderId", 64, 2048,
-                Duration.ofSeconds(30), Duration.ofMillis(250), 1024), settings);
+                Duration.ofSeconds(30), Duration.ofMillis(250)), settings);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.github.txinbox.InboxEvent;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.http.Idempotent;
+import io.github.txinbox.http.IdempotentSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -38,6 +39,9 @@ public class IdempotencyInterceptor {
     private InboxSettings settings;
 
     @Inject
+    private IdempotentSettings httpSettings;
+
+    @Inject
     private InboxRepository repository;
 
     @Inject
@@ -67,6 +71,6 @@ public class IdempotencyInterceptor {
                     + "this application");
         }
         return IdempotentExchange.answer(invocation, binding, extension.servletRequest(), repository, responses,
-                settings, transactions, events);
+                settings, httpSettings, transactions, events);
     }
 }

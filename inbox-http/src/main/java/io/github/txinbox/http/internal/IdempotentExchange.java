@@ -10,6 +10,7 @@ import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.NoActiveTransactionException;
 import io.github.txinbox.http.Idempotent;
+import io.github.txinbox.http.IdempotentSettings;
 import io.github.txinbox.spi.CallCompletion;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.CDI;
@@ -160,15 +161,18 @@ public final class IdempotentExchange {
     private final InboxRepository repository;
     private final ResponseStore responses;
     private final InboxSettings settings;
+    private final int maxResponseBytes;
     private final TransactionSynchronizationRegistry transactions;
     private final Event<InboxEvent> events;
 
     IdempotentExchange(KeyRules binding, InboxRepository repository, ResponseStore responses, InboxSettings settings,
-            TransactionSynchronizationRegistry transactions, Event<InboxEvent> events) {
+            IdempotentSettings httpSettings, TransactionSynchronizationRegistry transactions,
+            Event<InboxEvent> events) {
         this.binding = binding;
         this.repository = repository;
         this.responses = responses;
         this.settings = settings;
+        this.maxResponseBytes = httpSettings.maxResponseBytes();
         this.transactions = transactions;
         this.events = events;
     }
@@ -191,6 +195,7 @@ public final class IdempotentExchange {
      * @param repository   the inbox's repository, which claims the key
      * @param responses    where the response is stored beside the marker
      * @param settings     the application's settings
+     * @param httpSettings inbox-http's own settings
      * @param transactions the transaction registry
      * @param events       where the call is reported once its transaction ends
      * @return the response
@@ -198,8 +203,9 @@ public final class IdempotentExchange {
      */
     public static Object answer(InvocationContext invocation, KeyRules binding, Object request,
             InboxRepository repository, ResponseStore responses, InboxSettings settings,
-            TransactionSynchronizationRegistry transactions, Event<InboxEvent> events) throws Exception {
-        return new IdempotentExchange(binding, repository, responses, settings, transactions, events)
+            IdempotentSettings httpSettings, TransactionSynchronizationRegistry transactions,
+            Event<InboxEvent> events) throws Exception {
+        return new IdempotentExchange(binding, repository, responses, settings, httpSettings, transactions, events)
                 .answer(invocation, Request.of((HttpServletRequest) request, binding.header()));
     }
 
@@ -346,7 +352,7 @@ public final class IdempotentExchange {
         }
         ResponseBodies.Written written;
         try {
-            written = ResponseBodies.write(response, providers, invocation.getMethod(), settings.maxResponseBytes());
+            written = ResponseBodies.write(response, providers, invocation.getMethod(), maxResponseBytes);
         } catch (ResponseBodies.NotStorable e) {
             return new Answer(InboxOutcome.FAILURE, key, scope, "the response could not be stored: " + e.getMessage(),
                     true, new Problem(Problems.NOT_STORED, "The response could not be stored, so nothing of this "

@@ -76,7 +76,7 @@ public final class ResponseBodies {
                 if (cause instanceof TooLong) {
                     // The writer may have wrapped it in an exception of its own.
                     throw new NotStorable("the response body is longer than " + maxBytes + " bytes ("
-                            + io.github.txinbox.InboxSettings.MAX_RESPONSE_BYTES + ")", null);
+                            + io.github.txinbox.http.IdempotentSettings.MAX_RESPONSE_BYTES + ")", null);
                 }
             }
             throw new NotStorable("writing " + type.getName() + " as " + mediaType + " failed: " + e, e);

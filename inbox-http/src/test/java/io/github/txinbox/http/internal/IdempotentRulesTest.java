@@ -15,6 +15,7 @@ import io.github.txinbox.InboxOutcome;
 import io.github.txinbox.InboxRepository;
 import io.github.txinbox.InboxSettings;
 import io.github.txinbox.http.Idempotent;
+import io.github.txinbox.http.IdempotentSettings;
 import io.github.txinbox.internal.fakes.FiredEvents;
 import io.github.txinbox.internal.fakes.TestInvocation;
 import io.github.txinbox.internal.fakes.TestTransaction;
@@ -293,7 +294,7 @@ class IdempotentRulesTest {
 
         Object run() {
             IdempotentExchange exchange = new IdempotentExchange(binding, ledger, ledger.responses,
-                    InboxSettings.DEFAULTS, transaction, events);
+                    InboxSettings.DEFAULTS, IdempotentSettings.DEFAULTS, transaction, events);
             try {
                 return exchange.answer(invocation, request);
             } catch (Exception e) {
@@ -321,7 +322,7 @@ class IdempotentRulesTest {
                 }
                 case ANSWERS_503 -> Response.status(503).build();
                 case BODY_TOO_LONG -> Response.status(201).type(MediaType.APPLICATION_JSON_TYPE)
-                        .entity("x".repeat(InboxSettings.DEFAULTS.maxResponseBytes() + 1)).build();
+                        .entity("x".repeat(IdempotentSettings.DEFAULTS.maxResponseBytes() + 1)).build();
                 case NO_WRITER -> Response.status(201).type(MediaType.APPLICATION_JSON_TYPE).entity(new Object())
                         .build();
                 case THROWS, NO_KEY_OPTIONAL_THROWS -> throw new IllegalStateException("the order is malformed");
