@@ -136,6 +136,34 @@ class DocsFactsTest {
         assertTrue(problems.isEmpty(), String.join("\n", problems));
     }
 
+    /**
+     * troubleshooting.md's table of exceptions has a row for each public exception class of the library, with the
+     * class it really extends, and none for a class that is gone.
+     */
+    @Test
+    void everyExceptionOfTheLibraryIsInTheTableWithItsBaseClass() throws IOException {
+        Pattern declared = Pattern.compile("public class (\\w+Exception) extends ([\\w.]+)");
+        Map<String, String> expected = new TreeMap<>();
+        for (Path source : javaSources(ROOT.resolve("inbox-cdi/src/main/java"), ROOT.resolve("inbox-http/src/main/java"),
+                ROOT.resolve("inbox-ejb/src/main/java"))) {
+            Matcher type = declared.matcher(Files.readString(source));
+            if (type.find()) {
+                expected.put(type.group(1), type.group(2).replaceAll(".*\\.", ""));
+            }
+        }
+        assertTrue(expected.size() >= 10, "only " + expected.keySet() + " found in the library's sources");
+        Pattern row = Pattern.compile("^\\| `(\\w+Exception)`[^|]*\\| `([\\w.]+)` \\|");
+        Map<String, String> rows = new TreeMap<>();
+        for (String line : Files.readAllLines(ROOT.resolve("docs/troubleshooting.md"))) {
+            Matcher cells = row.matcher(line);
+            if (cells.find()) {
+                rows.put(cells.group(1), cells.group(2).replaceAll(".*\\.", ""));
+            }
+        }
+        assertEquals(expected, rows, "the library's exceptions and what they extend, against troubleshooting.md's "
+                + "table of exceptions");
+    }
+
     @Test
     void everyTestClassTheDocsNameExists() throws IOException {
         Set<String> classes;
