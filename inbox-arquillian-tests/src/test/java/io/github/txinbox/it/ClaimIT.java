@@ -16,7 +16,6 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.HeldMarker;
-import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.portable.TestEntityManager;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -40,7 +39,6 @@ import java.util.function.LongSupplier;
 import org.hibernate.SessionFactory;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -55,10 +53,7 @@ class ClaimIT {
     @Deployment
     static WebArchive deployment() {
         WebArchive war = Deployments.war(ClaimIT.class, TestEntityManager.class, HeldMarker.class);
-        if (Server.current().hasMicroProfileConfig()) {
-            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
-                    "META-INF/microprofile-config.properties");
-        }
+        Deployments.withSettings(war, InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT);
         return war;
     }
 

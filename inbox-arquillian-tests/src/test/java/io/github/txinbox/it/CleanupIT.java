@@ -15,7 +15,6 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.HeldMarker;
-import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.portable.TestEntityManager;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -36,7 +35,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -54,11 +52,8 @@ class CleanupIT {
     @Deployment
     static WebArchive deployment() {
         WebArchive war = Deployments.war(CleanupIT.class, TestEntityManager.class, HeldMarker.class);
-        if (Server.current().hasMicroProfileConfig()) {
-            // A short bound for the batch that waits for a marker locked elsewhere.
-            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
-                    "META-INF/microprofile-config.properties");
-        }
+        // A short bound for the batch that waits for a marker locked elsewhere.
+        Deployments.withSettings(war, InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT);
         return war;
     }
 

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -37,12 +36,10 @@ class ConfiguredSettingsIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.war(ConfiguredSettingsIT.class, Orders.class)
-                .addPackage(ConfiguredListener.class.getPackage())
-                .addAsResource(new StringAsset("txinbox.table=" + TABLE + "\n"
-                        + "txinbox.key=" + Orders.ORDER_ID + "\n"
-                        + "txinbox.limits.message-id-bytes=" + MESSAGE_ID_BYTES + "\n"),
-                        "META-INF/microprofile-config.properties");
+        return Deployments.withSettings(Deployments.war(ConfiguredSettingsIT.class, Orders.class)
+                        .addPackage(ConfiguredListener.class.getPackage()),
+                "txinbox.table=" + TABLE, "txinbox.key=" + Orders.ORDER_ID,
+                "txinbox.limits.message-id-bytes=" + MESSAGE_ID_BYTES);
     }
 
     private static long invoices(String orderId) {

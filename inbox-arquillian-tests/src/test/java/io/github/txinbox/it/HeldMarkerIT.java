@@ -29,7 +29,6 @@ import java.util.stream.IntStream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -61,10 +60,7 @@ class HeldMarkerIT {
     @Deployment(testable = false)
     static WebArchive deployment() {
         WebArchive war = Deployments.withMessaging(Deployments.war(HeldMarkerIT.class));
-        if (Server.current().hasMicroProfileConfig()) {
-            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
-                    "META-INF/microprofile-config.properties");
-        }
+        Deployments.withSettings(war, InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT);
         return war;
     }
 

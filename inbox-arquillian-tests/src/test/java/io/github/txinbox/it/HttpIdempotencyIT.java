@@ -13,7 +13,6 @@ import io.github.txinbox.it.crash.CrashPoint;
 import io.github.txinbox.it.harness.CrashApplication;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.OrderRequests;
-import io.github.txinbox.it.harness.Server;
 import io.github.txinbox.it.http.CallerOrders;
 import io.github.txinbox.it.http.EjbHttpOrders;
 import io.github.txinbox.it.http.HttpOrders;
@@ -41,7 +40,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -70,11 +68,7 @@ class HttpIdempotencyIT {
         WebArchive war = Deployments.war(HttpIdempotencyIT.class, CrashPoint.class, CrashPoint.Phase.class,
                         OrderRequests.class, DecisionLog.class)
                 .addPackage(HttpOrders.class.getPackage());
-        if (Server.current().hasMicroProfileConfig()) {
-            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT + "\n"),
-                    "META-INF/microprofile-config.properties");
-        }
-        return war;
+        return Deployments.withSettings(war, InboxSettings.CLAIM_MAX_WAIT + "=" + MAX_WAIT);
     }
 
     private HttpResponse<String> send(OrderRequests request) throws Exception {

@@ -27,7 +27,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -57,9 +56,8 @@ class InboxHealthIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.war(InboxHealthIT.class)
-                .addAsResource(new StringAsset(InboxSettings.PREPARED_TRANSACTION_AGE + "=PT1S\n"),
-                        "META-INF/microprofile-config.properties");
+        return Deployments.withSettings(Deployments.war(InboxHealthIT.class),
+                InboxSettings.PREPARED_TRANSACTION_AGE + "=PT1S");
     }
 
     /** The answer of the readiness endpoint, and the inbox's check in it. */

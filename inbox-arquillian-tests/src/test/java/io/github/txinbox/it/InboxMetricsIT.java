@@ -43,7 +43,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,10 +58,10 @@ class InboxMetricsIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.war(InboxMetricsIT.class, HeldMarker.class, CrashPoint.class, CrashPoint.Phase.class)
-                .addPackage(Orders.class.getPackage()).addPackage(HttpOrders.class.getPackage())
-                .addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
-                        "META-INF/microprofile-config.properties");
+        return Deployments.withSettings(Deployments.war(InboxMetricsIT.class, HeldMarker.class, CrashPoint.class,
+                        CrashPoint.Phase.class).addPackage(Orders.class.getPackage())
+                        .addPackage(HttpOrders.class.getPackage()),
+                InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT);
     }
 
     @EJB

@@ -17,7 +17,6 @@ import io.github.txinbox.it.app.TestDatabase;
 import io.github.txinbox.it.app.Transactions;
 import io.github.txinbox.it.harness.Deployments;
 import io.github.txinbox.it.harness.HeldMarker;
-import io.github.txinbox.it.harness.Server;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
@@ -42,7 +41,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,11 +67,8 @@ class PurgeIT {
     @Deployment
     static WebArchive deployment() {
         WebArchive war = Deployments.war(PurgeIT.class, HeldMarker.class);
-        if (Server.current().hasMicroProfileConfig()) {
-            // A short bound for the batch that waits for a turn held elsewhere.
-            war.addAsResource(new StringAsset(InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT + "\n"),
-                    "META-INF/microprofile-config.properties");
-        }
+        // A short bound for the batch that waits for a turn held elsewhere.
+        Deployments.withSettings(war, InboxSettings.CLAIM_MAX_WAIT + "=" + HeldMarker.CLAIM_MAX_WAIT);
         return war;
     }
 

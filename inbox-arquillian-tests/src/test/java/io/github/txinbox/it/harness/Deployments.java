@@ -88,6 +88,25 @@ public final class Deployments {
     }
 
     /**
+     * Gives a deployment settings of the library where this run's server reads them from the application (its
+     * MicroProfile Config, from {@code META-INF/microprofile-config.properties}); on a server without MicroProfile
+     * Config (the Open Liberty test server) the deployment is left as it is and the library runs with its defaults
+     * there, since such a file would fail its start. A test that needs a setting on every server checks it through
+     * {@link Server#hasMicroProfileConfig()}.
+     *
+     * @param war      the deployment
+     * @param settings each {@code name=value}
+     * @return the same deployment
+     */
+    public static WebArchive withSettings(WebArchive war, String... settings) {
+        if (Server.current().hasMicroProfileConfig()) {
+            war.addAsResource(new StringAsset(String.join("\n", settings) + "\n"),
+                    "META-INF/microprofile-config.properties");
+        }
+        return war;
+    }
+
+    /**
      * Adds the portable suite's application ({@link io.github.txinbox.it.portable}, with the order handling and the
      * crash point it uses) and binds its message-driven beans to their queues on this run's server, with the server's
      * descriptors from the test resources under {@code servers/}: {@code ejb-jar.xml} (activation configuration), and
