@@ -1,12 +1,18 @@
 package io.github.txinbox.spi;
 
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * The bindings of one interceptor binding type, by bean class and method, as an extension built them at deployment,
@@ -141,5 +147,49 @@ public final class BindingIndex<B> {
             }
         }
         return null;
+    }
+
+    /**
+     * A method a binding annotation applies to.
+     *
+     * @param <A>        the annotation type
+     * @param method     the method, as the container finally sees it
+     * @param annotation the annotation that applies: the method's own, else its class's
+     * @param onMethod   whether the annotation is on the method itself
+     */
+    public record Applied<A extends Annotation>(AnnotatedMethod<?> method, A annotation, boolean onMethod) {
+    }
+
+    /**
+     * The methods of a type that a binding annotation applies to: those it is on, and the public ones of a class it is
+     * on (directly or through a stereotype) that {@code fromClass} accepts; never static, synthetic or bridge methods,
+     * nor those of {@code Object} from the class's annotation.
+     *
+     * @param <A>        the annotation type
+     * @param type       the type, as the container finally sees it
+     * @param annotation the binding annotation's type
+     * @param beans      the container, which knows the stereotypes
+     * @param fromClass  which public methods the class's annotation applies to
+     * @return the methods, in the order the type gives them
+     */
+    public static <A extends Annotation> List<Applied<A>> applied(AnnotatedType<?> type, Class<A> annotation,
+            BeanManager beans, Predicate<Method> fromClass) {
+        A onClass = declared(type.getAnnotations(), annotation, beans);
+        List<Applied<A>> applied = new ArrayList<>();
+        for (AnnotatedMethod<?> method : type.getMethods()) {
+            Method javaMethod = method.getJavaMember();
+            int modifiers = javaMethod.getModifiers();
+            if (Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
+                continue;
+            }
+            A onMethod = method.getAnnotation(annotation);
+            if (onMethod != null) {
+                applied.add(new Applied<>(method, onMethod, true));
+            } else if (onClass != null && Modifier.isPublic(modifiers)
+                    && javaMethod.getDeclaringClass() != Object.class && fromClass.test(javaMethod)) {
+                applied.add(new Applied<>(method, onClass, false));
+            }
+        }
+        return applied;
     }
 }

@@ -16,7 +16,6 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
-import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -206,26 +205,12 @@ public class InboxExtension implements Extension, ScopeOwner {
         return problems;
     }
 
-    /**
-     * The methods of a type that {@code @Inbox} applies to: those it is on, and the public ones of a class it is on
-     * (directly or through a stereotype), other than static, synthetic and bridge methods and those of
-     * {@code Object}.
-     */
+    /** The methods of a type that {@code @Inbox} applies to ({@link BindingIndex#applied}): every public one from the class. */
     private static <T> List<InboxBinding.Site> inboxSites(AnnotatedType<T> type, BeanManager beans) {
-        Class<T> javaClass = type.getJavaClass();
-        Inbox onClass = BindingIndex.declared(type.getAnnotations(), Inbox.class, beans);
         List<InboxBinding.Site> sites = new ArrayList<>();
-        for (AnnotatedMethod<? super T> method : type.getMethods()) {
-            Method javaMethod = method.getJavaMember();
-            int modifiers = javaMethod.getModifiers();
-            Inbox onMethod = method.getAnnotation(Inbox.class);
-            Inbox inbox = onMethod != null ? onMethod
-                    : Modifier.isPublic(modifiers) && javaMethod.getDeclaringClass() != Object.class ? onClass : null;
-            if (inbox == null || Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
-                continue;
-            }
-            sites.add(new InboxBinding.Site(javaClass, javaMethod, inbox, method.getAnnotations(),
-                    type.getAnnotations()));
+        for (BindingIndex.Applied<Inbox> applied : BindingIndex.applied(type, Inbox.class, beans, method -> true)) {
+            sites.add(new InboxBinding.Site(type.getJavaClass(), applied.method().getJavaMember(),
+                    applied.annotation(), applied.method().getAnnotations(), type.getAnnotations()));
         }
         return sites;
     }

@@ -8,7 +8,6 @@ import io.github.txinbox.spi.ScopeUse;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
-import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
@@ -71,24 +70,14 @@ public class IdempotentExtension implements Extension, ScopeOwner, IdempotentMet
 
     private <T> List<String> bind(AnnotatedType<T> type, BeanManager beans) {
         Class<T> javaClass = type.getJavaClass();
-        Idempotent onClass = BindingIndex.declared(type.getAnnotations(), Idempotent.class, beans);
+        boolean onClass = BindingIndex.declared(type.getAnnotations(), Idempotent.class, beans) != null;
         Map<Method, KeyRules> methods = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
-        for (AnnotatedMethod<? super T> method : type.getMethods()) {
-            Method javaMethod = method.getJavaMember();
-            int modifiers = javaMethod.getModifiers();
-            if (Modifier.isStatic(modifiers) || javaMethod.isSynthetic() || javaMethod.isBridge()) {
-                continue;
-            }
-            Idempotent onMethod = method.getAnnotation(Idempotent.class);
-            Idempotent idempotent = onMethod != null ? onMethod
-                    : Modifier.isPublic(modifiers) && javaMethod.getDeclaringClass() != Object.class
-                            && IdempotentBinding.appliesFromClass(javaMethod) ? onClass : null;
-            if (idempotent == null) {
-                continue;
-            }
-            IdempotentBinding.Site site = new IdempotentBinding.Site(javaClass, javaMethod, idempotent,
-                    onMethod != null, method.getAnnotations(), type.getAnnotations());
+        for (BindingIndex.Applied<Idempotent> applied : BindingIndex.applied(type, Idempotent.class, beans,
+                IdempotentBinding::appliesFromClass)) {
+            Method javaMethod = applied.method().getJavaMember();
+            IdempotentBinding.Site site = new IdempotentBinding.Site(javaClass, javaMethod, applied.annotation(),
+                    applied.onMethod(), applied.method().getAnnotations(), type.getAnnotations());
             List<String> wrong = IdempotentBinding.problems(site);
             if (wrong.isEmpty()) {
                 methods.put(javaMethod, IdempotentBinding.ofValid(site));
@@ -96,7 +85,7 @@ public class IdempotentExtension implements Extension, ScopeOwner, IdempotentMet
                 problems.addAll(wrong);
             }
         }
-        if (problems.isEmpty() && (!methods.isEmpty() || onClass != null)) {
+        if (problems.isEmpty() && (!methods.isEmpty() || onClass)) {
             idempotents.put(javaClass, methods);
         }
         return problems;
