@@ -257,9 +257,7 @@ class InboxMetricsIT {
     private static Map<String, Long> published(URL root, String scope, String... outcomes) {
         HttpResponse<String> response;
         try {
-            response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create(root.toString()).resolve("metrics?scope=application")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            response = send(root, "metrics?scope=application");
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }
@@ -282,10 +280,13 @@ class InboxMetricsIT {
     }
 
     private static String get(URL base, String path) throws IOException, InterruptedException {
-        URI uri = URI.create(base.toString()).resolve(path);
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), uri + " answered " + response.body());
+        HttpResponse<String> response = send(base, path);
+        assertEquals(200, response.statusCode(), response.uri() + " answered " + response.body());
         return response.body();
+    }
+
+    private static HttpResponse<String> send(URL base, String path) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base.toString()).resolve(path))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 }
